@@ -1,0 +1,2 @@
+//! The `folio` command.
+fn main() {}

@@ -1,0 +1,59 @@
+//! Test-only fault points. With the `fault-injection` feature a test can arm one named point so
+//! that its n-th hit aborts the process on the spot, with no unwinding and no cleanup: the same
+//! state a crash or `SIGKILL` leaves. Without the feature every point compiles to nothing.
+
+#[cfg(feature = "fault-injection")]
+mod imp {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+
+    static ARMED: Mutex<Option<(String, usize)>> = Mutex::new(None);
+    static HITS: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
+
+    /// Aborts the process at the `nth` (1-based) hit of `point`.
+    pub fn arm(point: &str, nth: usize) {
+        if let Ok(mut armed) = ARMED.lock() {
+            *armed = Some((point.to_owned(), nth));
+        }
+    }
+
+    pub(crate) fn hit(point: &str) {
+        let count = match HITS.lock() {
+            Ok(mut hits) => {
+                let map = hits.get_or_insert_with(HashMap::new);
+                let c = map.entry(point.to_owned()).or_insert(0);
+                *c += 1;
+                *c
+            }
+            Err(_) => return,
+        };
+        if let Ok(armed) = ARMED.lock() {
+            if let Some((p, n)) = armed.as_ref() {
+                if p == point && *n == count {
+                    std::process::abort();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(feature = "fault-injection")]
+pub use imp::arm;
+#[cfg(feature = "fault-injection")]
+pub(crate) use imp::hit;
+
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub(crate) fn hit(_point: &str) {}
+
+/// The fault points of a commit, in the order a commit passes them.
+pub const COMMIT_POINTS: &[&str] = &[
+    "commit.journaled",
+    "commit.temp-written",
+    "commit.prepared",
+    "commit.deleted",
+    "commit.dir-made",
+    "commit.renamed",
+    "commit.applied",
+    "commit.cleaned",
+];
