@@ -59,7 +59,9 @@ pub enum VfsError {
         to: VPath,
     },
     /// A mutation of a tree opened read-only.
-    #[error("cannot {op} {path}: this folder is open read-only — hint: reopen it without read-only mode to make changes")]
+    #[error(
+        "cannot {op} {path}: this folder is open read-only — hint: reopen it without read-only mode to make changes"
+    )]
     ReadOnly {
         /// The operation refused.
         op: &'static str,
@@ -67,7 +69,9 @@ pub enum VfsError {
         path: VPath,
     },
     /// The host path resolves (through a symlink) outside the folder.
-    #[error("refusing {path}: it resolves outside the folder ({resolved}). Symlinks that leave the folder are not followed — hint: copy the file into the folder if it is needed")]
+    #[error(
+        "refusing {path}: it resolves outside the folder ({resolved}). Symlinks that leave the folder are not followed — hint: copy the file into the folder if it is needed"
+    )]
     EscapesFolder {
         /// The VFS path asked for.
         path: VPath,
@@ -75,7 +79,9 @@ pub enum VfsError {
         resolved: String,
     },
     /// The path is hidden by the ignore rules (`.git/`, `node_modules/`, OS litter).
-    #[error("{path} is hidden by Folio's ignore rules ({rule}) — hint: remove `{rule}` from the folder's ignore list to work on it")]
+    #[error(
+        "{path} is hidden by Folio's ignore rules ({rule}) — hint: remove `{rule}` from the folder's ignore list to work on it"
+    )]
     Ignored {
         /// The path asked for.
         path: VPath,
@@ -86,7 +92,9 @@ pub enum VfsError {
     #[error("nothing is pending at {0} — hint: `folio status` lists the pending changes")]
     NotPending(VPath),
     /// A second commit of the same folder started while one was running in another process.
-    #[error("another Folio process is committing {0} right now — hint: wait for it to finish, then run `folio status` again")]
+    #[error(
+        "another Folio process is committing {0} right now — hint: wait for it to finish, then run `folio status` again"
+    )]
     CommitBusy(String),
     /// The host filesystem failed an operation Folio needed.
     #[error("cannot {op} {path}: {source} — hint: {hint}")]

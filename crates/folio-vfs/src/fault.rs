@@ -27,12 +27,12 @@ mod imp {
             }
             Err(_) => return,
         };
-        if let Ok(armed) = ARMED.lock() {
-            if let Some((p, n)) = armed.as_ref() {
-                if p == point && *n == count {
-                    std::process::abort();
-                }
-            }
+        if let Ok(armed) = ARMED.lock()
+            && let Some((p, n)) = armed.as_ref()
+            && p == point
+            && *n == count
+        {
+            std::process::abort();
         }
     }
 }

@@ -80,11 +80,7 @@ impl VPath {
 
     /// Appends one or more relative segments (`a/b`); the result is normalised again.
     pub fn join(&self, rel: &str) -> Result<VPath, PathError> {
-        if self.is_root() {
-            VPath::parse(&format!("/{rel}"))
-        } else {
-            VPath::parse(&format!("{}/{rel}", self.0))
-        }
+        if self.is_root() { VPath::parse(&format!("/{rel}")) } else { VPath::parse(&format!("{}/{rel}", self.0)) }
     }
 
     /// The path as a string, always starting with `/`.
@@ -149,9 +145,7 @@ impl VPath {
         if prefix.is_root() || self == prefix {
             return true;
         }
-        self.0.len() > prefix.0.len()
-            && self.0.starts_with(&prefix.0)
-            && self.0.as_bytes()[prefix.0.len()] == b'/'
+        self.0.len() > prefix.0.len() && self.0.starts_with(&prefix.0) && self.0.as_bytes()[prefix.0.len()] == b'/'
     }
 
     /// The part of this path below `base`, without a leading `/` (`""` when equal); `None` when

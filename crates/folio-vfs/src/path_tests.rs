@@ -57,7 +57,7 @@ fn names_parents_extensions() {
 
 #[test]
 fn sort_order_keeps_descendants_contiguous() {
-    let mut v = vec![VPath::parse("/a/b").unwrap(), VPath::parse("/a-b").unwrap(), VPath::parse("/a").unwrap()];
+    let mut v = [VPath::parse("/a/b").unwrap(), VPath::parse("/a-b").unwrap(), VPath::parse("/a").unwrap()];
     v.sort();
     let s: Vec<_> = v.iter().map(|p| p.as_str()).collect();
     assert_eq!(s, ["/a", "/a-b", "/a/b"]);

@@ -133,7 +133,16 @@ impl Ctx<'_> {
         }
         let mut all: Vec<Step> = parents
             .into_iter()
-            .map(|path| Step { seq: 0, op: Op::MkParent, path, rev: 0, blob: None, tmp: None, base: Base::Absent, overwrite: false })
+            .map(|path| Step {
+                seq: 0,
+                op: Op::MkParent,
+                path,
+                rev: 0,
+                blob: None,
+                tmp: None,
+                base: Base::Absent,
+                overwrite: false,
+            })
             .collect();
         all.extend(steps);
         for (i, s) in all.iter_mut().enumerate() {
@@ -171,7 +180,7 @@ impl Overlay {
             return Err(VfsError::ReadOnly { op: "commit", path: VPath::root() });
         }
         let _lock = self.commit_lock()?;
-        if self.with_conn(|conn| store::journal_state(conn))?.is_some() {
+        if self.with_conn(store::journal_state)?.is_some() {
             self.recover_locked()?;
         }
         let token = now_ms();
@@ -240,6 +249,8 @@ impl Overlay {
         let blobs = &store.blobs;
         let chunk = writes.len().div_ceil(PREPARE_THREADS).max(1);
         let results: Vec<Result<Vec<PathBuf>>> = std::thread::scope(|scope| {
+            // Every writer is spawned before any is joined, which is the point of the threads.
+            #[allow(clippy::needless_collect)]
             let handles: Vec<_> = writes
                 .chunks(chunk)
                 .map(|part| {
@@ -301,10 +312,10 @@ impl Overlay {
         });
         for s in ordered {
             let outcome = self.apply_step(s)?;
-            if outcome == Outcome::Done {
-                if let Some(parent) = s.path.parent() {
-                    touched.insert(self.host.join(&parent));
-                }
+            if outcome == Outcome::Done
+                && let Some(parent) = s.path.parent()
+            {
+                touched.insert(self.host.join(&parent));
             }
             outcomes.push((s.seq, outcome));
         }
@@ -438,14 +449,12 @@ impl Overlay {
             if !on_disk || ctx.shadow(&e.path)? != Shadow::Visible {
                 continue;
             }
-            let removals_below =
-                store::below(&tx, &e.path).map_err(db)?.iter().any(|b| b.kind == EntryKind::Whiteout);
+            let removals_below = store::below(&tx, &e.path).map_err(db)?.iter().any(|b| b.kind == EntryKind::Whiteout);
             if !e.opaque || !removals_below {
                 store::delete(&tx, &e.path).map_err(db)?;
             }
         }
         journal::clear(&tx).map_err(db)?;
-        drop(ctx);
         tx.commit().map_err(db)?;
         drop(guard);
         report.written.sort();

@@ -36,7 +36,10 @@ pub enum CaseMode {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum HostState {
     Absent,
-    File { size: u64, mtime_ns: i64 },
+    File {
+        size: u64,
+        mtime_ns: i64,
+    },
     Dir,
     /// A FIFO, socket or device: never shown, never overwritten.
     Other,
@@ -65,10 +68,7 @@ pub(crate) struct HostRoot {
 }
 
 fn mtime_ns(meta: &fs::Metadata) -> i64 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i64)
+    meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i64)
 }
 
 impl HostRoot {
@@ -203,12 +203,7 @@ impl HostRoot {
         let host = self.contained(dir)?;
         let reader = match fs::read_dir(&host) {
             Ok(r) => r,
-            Err(err)
-                if matches!(
-                    err.kind(),
-                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-                ) =>
-            {
+            Err(err) if matches!(err.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) => {
                 return Ok(Vec::new());
             }
             Err(err) => return Err(VfsError::host("list", &host, err)),

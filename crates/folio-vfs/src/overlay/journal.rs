@@ -73,7 +73,19 @@ pub(crate) fn begin(conn: &Connection, started_ms: i64, steps: &[Step]) -> rusql
     )?;
     for s in steps {
         let (bk, bs, bm, bh) = base_columns(&s.base);
-        insert.execute(params![s.seq, s.op.name(), s.path.as_str(), s.rev, s.blob, s.tmp, bk, bs, bm, bh, s.overwrite as i64])?;
+        insert.execute(params![
+            s.seq,
+            s.op.name(),
+            s.path.as_str(),
+            s.rev,
+            s.blob,
+            s.tmp,
+            bk,
+            bs,
+            bm,
+            bh,
+            s.overwrite as i64
+        ])?;
     }
     drop(insert);
     tx.commit()

@@ -7,8 +7,8 @@
 //! `pending` for how conflicts with changes made outside Folio are found.
 
 mod commit;
-mod journal;
 pub(crate) mod host;
+mod journal;
 mod mutate;
 mod pending;
 mod recovery;
@@ -75,7 +75,12 @@ pub fn folder_state_dir(state_root: &Path, folder: &Path) -> PathBuf {
     let hash = blake3::hash(folder.to_string_lossy().as_bytes()).to_hex();
     let name: String = folder
         .file_name()
-        .map(|n| n.to_string_lossy().chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect())
+        .map(|n| {
+            n.to_string_lossy()
+                .chars()
+                .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+                .collect()
+        })
         .unwrap_or_else(|| "root".to_owned());
     state_root.join("folders").join(format!("{name}-{}", &hash.as_str()[..16]))
 }

@@ -59,7 +59,9 @@ impl std::fmt::Display for Conflict {
             Conflict::EditedOutside => f.write_str("edited outside Folio after the agent changed it"),
             Conflict::DeletedOutside => f.write_str("deleted outside Folio after the agent changed it"),
             Conflict::CreatedOutside => f.write_str("created outside Folio after the agent wrote here"),
-            Conflict::ReplacedOutside => f.write_str("replaced outside Folio (a file became a directory or the reverse)"),
+            Conflict::ReplacedOutside => {
+                f.write_str("replaced outside Folio (a file became a directory or the reverse)")
+            }
             Conflict::NewFilesInside { count } => {
                 write!(f, "{count} file(s) Folio never saw were added inside it outside Folio")
             }
@@ -112,7 +114,11 @@ impl Ctx<'_> {
             (Base::Absent, HostState::Dir) if for_dir => None,
             (Base::Absent, _) => Some(Conflict::CreatedOutside),
             (Base::File(fp), HostState::File { .. }) => {
-                if self.host.matches(path, fp)? { None } else { Some(Conflict::EditedOutside) }
+                if self.host.matches(path, fp)? {
+                    None
+                } else {
+                    Some(Conflict::EditedOutside)
+                }
             }
             (Base::File(_), HostState::Absent) => Some(Conflict::DeletedOutside),
             (Base::File(_), _) => Some(Conflict::ReplacedOutside),
@@ -170,7 +176,9 @@ impl Ctx<'_> {
                     (kind, false, conflict)
                 }
                 EntryKind::Whiteout => {
-                    if rename_sources.get(&e.path).is_some_and(|dst| by_path.contains_key(*dst)) || e.base == Base::Absent {
+                    if rename_sources.get(&e.path).is_some_and(|dst| by_path.contains_key(*dst))
+                        || e.base == Base::Absent
+                    {
                         continue;
                     }
                     let mut conflict = self.check_base(&e.path, &e.base, e.opaque)?;

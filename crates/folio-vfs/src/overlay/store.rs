@@ -58,9 +58,7 @@ impl Entry {
 }
 
 pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
 const MIGRATIONS: &[&str] = &[
@@ -132,9 +130,8 @@ impl Store {
         conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(|e| store_err(&db, e))?;
         conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| store_err(&db, e))?;
         conn.pragma_update(None, "synchronous", "FULL").map_err(|e| store_err(&db, e))?;
-        let tx = conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(|e| store_err(&db, e))?;
+        let tx =
+            conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(|e| store_err(&db, e))?;
         let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(|e| store_err(&db, e))?;
         if version as usize > MIGRATIONS.len() {
             return Err(VfsError::Store {
@@ -214,7 +211,9 @@ impl Blobs {
 
     fn collect_garbage(&self, conn: &Connection) -> Result<usize> {
         let mut named = std::collections::HashSet::new();
-        for sql in ["SELECT blob FROM entries WHERE blob IS NOT NULL", "SELECT blob FROM journal_steps WHERE blob IS NOT NULL"] {
+        for sql in
+            ["SELECT blob FROM entries WHERE blob IS NOT NULL", "SELECT blob FROM journal_steps WHERE blob IS NOT NULL"]
+        {
             let mut stmt = conn.prepare(sql).map_err(|e| self.err(e))?;
             let rows = stmt.query_map([], |r| r.get::<_, String>(0)).map_err(|e| self.err(e))?;
             for row in rows {
@@ -315,23 +314,26 @@ pub(crate) fn all(conn: &Connection) -> rusqlite::Result<Vec<Entry>> {
 
 /// Inserts or replaces `entry` under a fresh revision, which it returns.
 pub(crate) fn put(conn: &Connection, entry: &Entry) -> rusqlite::Result<i64> {
-    let rev: i64 = conn.query_row("UPDATE counters SET value = value + 1 WHERE name = 'rev' RETURNING value", [], |r| r.get(0))?;
+    let rev: i64 =
+        conn.query_row("UPDATE counters SET value = value + 1 WHERE name = 'rev' RETURNING value", [], |r| r.get(0))?;
     let (bk, bs, bm, bh) = base_columns(&entry.base);
-    conn.prepare_cached(&format!("INSERT OR REPLACE INTO entries({COLUMNS}) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"))?
-        .execute(params![
-            entry.path.as_str(),
-            entry.kind as i64,
-            entry.blob,
-            entry.size as i64,
-            entry.mtime_ms,
-            entry.opaque as i64,
-            bk,
-            bs,
-            bm,
-            bh,
-            entry.renamed_from.as_ref().map(|p| p.as_str().to_owned()),
-            rev
-        ])?;
+    conn.prepare_cached(&format!(
+        "INSERT OR REPLACE INTO entries({COLUMNS}) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
+    ))?
+    .execute(params![
+        entry.path.as_str(),
+        entry.kind as i64,
+        entry.blob,
+        entry.size as i64,
+        entry.mtime_ms,
+        entry.opaque as i64,
+        bk,
+        bs,
+        bm,
+        bh,
+        entry.renamed_from.as_ref().map(|p| p.as_str().to_owned()),
+        rev
+    ])?;
     Ok(rev)
 }
 
@@ -342,7 +344,8 @@ pub(crate) fn delete(conn: &Connection, path: &VPath) -> rusqlite::Result<()> {
 
 /// Deletes the row only if it still has revision `rev`; true when it did.
 pub(crate) fn delete_if_rev(conn: &Connection, path: &VPath, rev: i64) -> rusqlite::Result<bool> {
-    Ok(conn.prepare_cached("DELETE FROM entries WHERE path = ?1 AND rev = ?2")?.execute(params![path.as_str(), rev])? > 0)
+    Ok(conn.prepare_cached("DELETE FROM entries WHERE path = ?1 AND rev = ?2")?.execute(params![path.as_str(), rev])?
+        > 0)
 }
 
 pub(crate) fn count(conn: &Connection) -> rusqlite::Result<i64> {
@@ -363,7 +366,9 @@ pub(crate) fn children(conn: &Connection, dir: &VPath) -> rusqlite::Result<Vec<E
     let start = lo.len() as i64 + 1;
     collect(
         conn,
-        &format!("SELECT {COLUMNS} FROM entries WHERE path > ?1 AND path < ?2 AND instr(substr(path, ?3), '/') = 0 ORDER BY path"),
+        &format!(
+            "SELECT {COLUMNS} FROM entries WHERE path > ?1 AND path < ?2 AND instr(substr(path, ?3), '/') = 0 ORDER BY path"
+        ),
         params![lo, hi, start],
     )
 }

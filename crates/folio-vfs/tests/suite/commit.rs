@@ -21,21 +21,66 @@ inner
 fn conflict_table() {
     type Step = fn(&folio_vfs::Overlay, &Folder);
     let cases: &[(&str, Step, Step, Option<Conflict>)] = &[
-        ("edited outside", |o, _| o.write(&p("/a.txt"), b"agent").unwrap(), |_, f| f.put("/a.txt", "person edit"), Some(Conflict::EditedOutside)),
-        ("deleted outside", |o, _| o.write(&p("/a.txt"), b"agent").unwrap(), |_, f| std::fs::remove_file(f.host("/a.txt")).unwrap(), Some(Conflict::DeletedOutside)),
-        ("created outside", |o, _| o.write(&p("/new.txt"), b"agent").unwrap(), |_, f| f.put("/new.txt", "person"), Some(Conflict::CreatedOutside)),
-        ("touched, same content", |o, _| o.write(&p("/a.txt"), b"agent").unwrap(), |_, f| {
-            let file = std::fs::File::options().write(true).open(f.host("/a.txt")).unwrap();
-            file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5)).unwrap();
-        }, None),
-        ("removed by agent, edited outside", |o, _| o.rm(&p("/b.txt")).unwrap(), |_, f| f.put("/b.txt", "person"), Some(Conflict::EditedOutside)),
-        ("removed by agent, removed outside too", |o, _| o.rm(&p("/b.txt")).unwrap(), |_, f| std::fs::remove_file(f.host("/b.txt")).unwrap(), None),
-        ("renamed by agent, source edited outside", |o, _| o.mv(&p("/c.txt"), &p("/c2.txt")).unwrap(), |_, f| f.put("/c.txt", "person"), Some(Conflict::EditedOutside)),
-        ("directory removed, file added inside outside", |o, _| o.rm(&p("/d")).unwrap(), |_, f| f.put("/d/new.txt", "person"), Some(Conflict::NewFilesInside { count: 1 })),
-        ("file replaced by a directory outside", |o, _| o.write(&p("/a.txt"), b"agent").unwrap(), |_, f| {
-            std::fs::remove_file(f.host("/a.txt")).unwrap();
-            std::fs::create_dir(f.host("/a.txt")).unwrap();
-        }, Some(Conflict::ReplacedOutside)),
+        (
+            "edited outside",
+            |o, _| o.write(&p("/a.txt"), b"agent").unwrap(),
+            |_, f| f.put("/a.txt", "person edit"),
+            Some(Conflict::EditedOutside),
+        ),
+        (
+            "deleted outside",
+            |o, _| o.write(&p("/a.txt"), b"agent").unwrap(),
+            |_, f| std::fs::remove_file(f.host("/a.txt")).unwrap(),
+            Some(Conflict::DeletedOutside),
+        ),
+        (
+            "created outside",
+            |o, _| o.write(&p("/new.txt"), b"agent").unwrap(),
+            |_, f| f.put("/new.txt", "person"),
+            Some(Conflict::CreatedOutside),
+        ),
+        (
+            "touched, same content",
+            |o, _| o.write(&p("/a.txt"), b"agent").unwrap(),
+            |_, f| {
+                let file = std::fs::File::options().write(true).open(f.host("/a.txt")).unwrap();
+                file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5)).unwrap();
+            },
+            None,
+        ),
+        (
+            "removed by agent, edited outside",
+            |o, _| o.rm(&p("/b.txt")).unwrap(),
+            |_, f| f.put("/b.txt", "person"),
+            Some(Conflict::EditedOutside),
+        ),
+        (
+            "removed by agent, removed outside too",
+            |o, _| o.rm(&p("/b.txt")).unwrap(),
+            |_, f| std::fs::remove_file(f.host("/b.txt")).unwrap(),
+            None,
+        ),
+        (
+            "renamed by agent, source edited outside",
+            |o, _| o.mv(&p("/c.txt"), &p("/c2.txt")).unwrap(),
+            |_, f| f.put("/c.txt", "person"),
+            Some(Conflict::EditedOutside),
+        ),
+        (
+            "directory removed, file added inside outside",
+            |o, _| o.rm(&p("/d")).unwrap(),
+            |_, f| f.put("/d/new.txt", "person"),
+            Some(Conflict::NewFilesInside { count: 1 }),
+        ),
+        (
+            "file replaced by a directory outside",
+            |o, _| o.write(&p("/a.txt"), b"agent").unwrap(),
+            |_, f| {
+                std::fs::remove_file(f.host("/a.txt")).unwrap();
+                std::fs::create_dir(f.host("/a.txt")).unwrap();
+            },
+            Some(Conflict::ReplacedOutside),
+        ),
     ];
     for (name, agent, person, expect) in cases {
         let f = Folder::new(CORPUS);

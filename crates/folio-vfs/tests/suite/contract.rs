@@ -33,7 +33,10 @@ fn run(tree: &dyn Tree) -> String {
     say(
         "list /",
         tree.list(&VPath::root()).map(|v| {
-            v.iter().map(|e| format!("{}{}({})", e.name, if e.kind == folio_vfs::Kind::Dir { "/" } else { "" }, e.size)).collect::<Vec<_>>().join(" ")
+            v.iter()
+                .map(|e| format!("{}{}({})", e.name, if e.kind == folio_vfs::Kind::Dir { "/" } else { "" }, e.size))
+                .collect::<Vec<_>>()
+                .join(" ")
         }),
     );
     say("walk /", tree.walk(&VPath::root()).map(|v| v.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")));

@@ -136,7 +136,10 @@ fn a_crash_at_any_step_of_a_commit_never_tears_a_file_and_recovery_says_what_it_
             }
             crashes += 1;
             let after_crash = classify(&f);
-            assert!(after_crash.iter().all(|(_, s)| *s != "TORN"), "{point}#{nth}: torn file after the crash: {after_crash:?}");
+            assert!(
+                after_crash.iter().all(|(_, s)| *s != "TORN"),
+                "{point}#{nth}: torn file after the crash: {after_crash:?}"
+            );
 
             let o = f.open();
             let everything = |want: &str| classify(&f).iter().all(|(_, s)| *s == want);

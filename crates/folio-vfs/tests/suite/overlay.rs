@@ -260,7 +260,8 @@ a
     );
     assert!(o.write(&p("/node_modules/y.js"), b"y").unwrap_err().to_string().contains("(node_modules/)"));
     // With no rules, the same names are ordinary.
-    let open = f.open_with(OverlayOptions { ignore: Some(folio_vfs::IgnoreRules::none()), ..OverlayOptions::default() });
+    let open =
+        f.open_with(OverlayOptions { ignore: Some(folio_vfs::IgnoreRules::none()), ..OverlayOptions::default() });
     assert_eq!(open.read(&p("/.git/HEAD")).unwrap(), b"ref\n");
 }
 

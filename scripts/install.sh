@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs what Folio needs to build and run on this machine, and nothing that is already there.
+# Debian/Ubuntu: apt-get. macOS and Windows: prints the brew / winget commands to run.
+# Later issues add their rows here (Chromium, ffmpeg, LibreOffice, WebKitGTK, PDFium from PyPI).
+set -euo pipefail
+
+quiet=0
+[ "${1:-}" = "--quiet" ] && quiet=1
+say() { [ "$quiet" = 1 ] || printf '%s\n' "$*"; }
+
+case "$(uname -s)" in
+  Darwin)
+    cat <<'MSG'
+On macOS, install the prerequisites with Homebrew, then run this script again:
+  xcode-select --install        # C compiler for the bundled SQLite
+  brew install rustup && rustup-init -y
+MSG
+    command -v cargo >/dev/null && command -v cc >/dev/null && exit 0 || exit 1 ;;
+  MINGW*|MSYS*|CYGWIN*)
+    cat <<'MSG'
+On Windows, install the prerequisites with winget, then run this script again:
+  winget install Rustlang.Rustup
+  winget install Microsoft.VisualStudio.2022.BuildTools   # MSVC linker and C compiler
+MSG
+    command -v cargo >/dev/null && exit 0 || exit 1 ;;
+esac
+
+# Debian packages: command that must exist -> package that provides it.
+need=()
+command -v cc >/dev/null 2>&1 || need+=(build-essential)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+command -v git >/dev/null 2>&1 || need+=(git)
+
+if [ "${#need[@]}" -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "folio install: missing ${need[*]} and this system has no apt-get — hint: install them with your package manager" >&2
+    exit 1
+  fi
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  say "folio install: apt-get install ${need[*]}"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}"
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "folio install: cargo is missing — hint: install Rust 1.89 or newer with rustup (https://rustup.rs), then run this again" >&2
+  exit 1
+fi
+rust_minor=$(rustc --version | sed -E 's/^rustc 1\.([0-9]+).*/\1/')
+if [ "$rust_minor" -lt 89 ]; then
+  echo "folio install: rustc $(rustc --version | cut -d' ' -f2) is too old; Folio needs 1.89 or newer — hint: rustup update stable" >&2
+  exit 1
+fi
+say "folio install: everything Folio needs is present"
