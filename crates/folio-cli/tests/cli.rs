@@ -157,3 +157,16 @@ fn state_dir_defaults_to_the_environment_variable() {
     assert_eq!(json["changes"].as_array().unwrap().len(), 4);
     assert!(Path::new(&case.state()).join("folders").is_dir());
 }
+
+#[test]
+fn bench_prints_its_figures() {
+    let out = Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args(["bench", "--files", "200", "--changed", "20"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for needle in ["commit 20 changed files", "pending() with 20 changes", "walk all 200 files", " ms"] {
+        assert!(text.contains(needle), "bench output lacks {needle:?}:\n{text}");
+    }
+}
