@@ -1,0 +1,194 @@
+//! [`Environment`]: the mount table, the gateway and the host's seams, assembled.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use folio_vfs::{MemTree, Overlay, OverlayOptions, Tree, VPath};
+
+use crate::error::{EnvError, Result};
+use crate::gateway::{AcceptScripts, Gateway, Limits, ScriptValidator};
+use crate::host::{Asker, FileHandler, OnVerb, Presented, Presenter, ScriptRunner};
+use crate::mounts::MountTree;
+use crate::repeat::RepeatTracker;
+use crate::zones::HostDirTree;
+
+/// How to build an [`Environment`].
+#[derive(Clone, Default)]
+pub struct EnvOptions {
+    /// Size and response limits.
+    pub limits: Limits,
+    /// Absolute paths the agent may read but never change (host reference material).
+    pub read_only_paths: Vec<String>,
+    /// Where [`Environment::open_folder`] keeps per-folder state (`None`: the default state root).
+    pub state_root: Option<PathBuf>,
+    /// The script-validation hook (default: accept every script).
+    pub validator: Option<Arc<dyn ScriptValidator>>,
+    /// Modules that claim file formats, in priority order.
+    pub handlers: Vec<Arc<dyn FileHandler>>,
+    /// Wires `present` into the tool set.
+    pub presenter: Option<Arc<dyn Presenter>>,
+    /// Wires `ask_user` into the tool set.
+    pub asker: Option<Arc<dyn Asker>>,
+    /// Wires `run_script` and `run_tests` into the tool set.
+    pub runner: Option<Arc<dyn ScriptRunner>>,
+    /// Telemetry: called once per verb call. A panic inside it is contained.
+    pub on_verb: Option<OnVerb>,
+}
+
+/// The agent's working environment over one folder.
+pub struct Environment {
+    pub(crate) gateway: Gateway,
+    pub(crate) opts: EnvOptions,
+    overlay: Option<Arc<Overlay>>,
+    pub(crate) repeat: Mutex<RepeatTracker>,
+    pub(crate) presented: Mutex<Vec<Presented>>,
+    ids: AtomicU64,
+    warnings: Vec<String>,
+}
+
+impl Environment {
+    /// Builds an environment over `folder`. `/tmp` and `/.env` are kept under `state_dir` (so
+    /// they persist across processes) or in memory when it is `None`; `/std` and `/skills` are
+    /// regenerated in memory every time.
+    pub fn new(folder: Arc<dyn Tree>, state_dir: Option<&Path>, opts: EnvOptions) -> Result<Environment> {
+        let mut read_only = Vec::new();
+        for raw in &opts.read_only_paths {
+            if !raw.starts_with('/') {
+                return Err(EnvError::Config(format!(
+                    "read_only_paths entries must be absolute VFS paths, got \"{raw}\" — write it from the folder's root, like /{raw}"
+                )));
+            }
+            let path = VPath::parse(raw)?;
+            if path.is_root() {
+                return Err(EnvError::Config(
+                    "read_only_paths cannot contain \"/\" — that would leave the agent nowhere to work; open the folder read-only instead".to_owned(),
+                ));
+            }
+            if !read_only.contains(&path) {
+                read_only.push(path);
+            }
+        }
+        let persistent = |name: &str| -> Result<Arc<dyn Tree>> {
+            Ok(match state_dir {
+                Some(dir) => Arc::new(HostDirTree::open(&dir.join(name))?),
+                None => Arc::new(MemTree::new()),
+            })
+        };
+        let zones: Vec<(VPath, Arc<dyn Tree>)> = vec![
+            (VPath::parse("/tmp")?, persistent("tmp")?),
+            (VPath::parse("/std")?, Arc::new(MemTree::new())),
+            (VPath::parse("/skills")?, Arc::new(MemTree::new())),
+            (VPath::parse("/.env")?, persistent("dotenv")?),
+        ];
+        let tree = Arc::new(MountTree::new(folder, zones));
+        let validator = opts.validator.clone().unwrap_or_else(|| Arc::new(AcceptScripts));
+        let gateway = Gateway::new(tree, opts.limits.clone(), read_only, validator);
+        let mut env = Environment {
+            gateway,
+            opts,
+            overlay: None,
+            repeat: Mutex::new(RepeatTracker::default()),
+            presented: Mutex::new(Vec::new()),
+            ids: AtomicU64::new(0),
+            warnings: Vec::new(),
+        };
+        crate::docs::materialize(&env)?;
+        for (path, kind) in env.gateway.tree().shadowed() {
+            let what = if kind == folio_vfs::Kind::Dir { "directory" } else { "file" };
+            env.warnings.push(format!(
+                "the folder has its own {what} `{path}`; the environment's {path} zone is mounted over it, so the agent cannot see or change it here (it stays untouched on disk) — rename it in the folder to make it visible"
+            ));
+        }
+        if let Some(lost) = env.gateway.with_versions(|v, t| {
+            v.ring(t, &VPath::root());
+            v.lost.clone()
+        }) {
+            env.warnings.push(lost);
+        }
+        Ok(env)
+    }
+
+    /// Opens a real folder through a persisted [`Overlay`] (state under `opts.state_root`), with
+    /// the zones in that folder's state directory. Pending edits, `/tmp`, undo history and
+    /// checkpoints persist between processes. For a folder, `limits.max_vfs_bytes` is headroom:
+    /// the cap becomes what the tree held at open plus that many bytes.
+    pub fn open_folder(folder: &Path, mut opts: EnvOptions) -> Result<Environment> {
+        let overlay = Arc::new(Overlay::open(folder, OverlayOptions { state_root: opts.state_root.clone(), ..Default::default() })?);
+        let state = overlay.state_dir().join("env");
+        let base = overlay.total_size()?;
+        let env_state = HostDirTree::open(&state.join("dotenv"))?.total_size()? + HostDirTree::open(&state.join("tmp"))?.total_size()?;
+        opts.limits.max_vfs_bytes = opts.limits.max_vfs_bytes.saturating_add(base + env_state);
+        let mut env = Environment::new(overlay.clone(), Some(&state), opts)?;
+        env.overlay = Some(overlay);
+        Ok(env)
+    }
+
+    /// The mutation gateway (for scripts' `env:fs`, adapters and the host's guarded writes).
+    pub fn gateway(&self) -> &Gateway {
+        &self.gateway
+    }
+
+    /// The raw composite tree, for reads.
+    pub fn tree(&self) -> &MountTree {
+        self.gateway.tree()
+    }
+
+    /// The overlay when the environment was opened over a real folder.
+    pub fn overlay(&self) -> Option<&Arc<Overlay>> {
+        self.overlay.as_ref()
+    }
+
+    /// Problems found at startup, for the host (the orientation file repeats them to the agent).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Files presented since the last call, oldest first.
+    pub fn take_presented(&self) -> Vec<Presented> {
+        std::mem::take(&mut *self.presented.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Stores a file the host dropped in (see [`Gateway::mount`]) and reports where it landed.
+    pub fn mount(&self, dir: &str, name: &str, data: &[u8]) -> Result<VPath> {
+        self.gateway.mount(&VPath::parse(dir)?, name, data)
+    }
+
+    /// A fresh id for `/tmp/run-<id>.*` files.
+    pub fn next_run_id(&self) -> String {
+        let n = self.ids.fetch_add(1, Ordering::SeqCst);
+        format!("{}{n}", crate::format::now_ms() % 1_000_000_000)
+    }
+
+    /// Fits `text` into `share` of the response budget. When it does not fit, the whole text is
+    /// written to `/tmp/run-<id>.<ext>` through the gateway and the reply names that file.
+    pub fn spill(&self, text: &str, share: f64, ext: &str) -> String {
+        let limits = self.gateway.limits();
+        let lines = ((limits.max_tool_response_lines as f64 * share) as usize).max(10);
+        let chars = ((limits.max_tool_response_bytes as f64 * share) as usize).max(1000);
+        let fitted = crate::format::fit(text, lines, chars);
+        if !fitted.truncated {
+            return text.to_owned();
+        }
+        let more = fitted.total - fitted.shown;
+        let target = format!("/tmp/run-{}.{ext}", self.next_run_id());
+        let cap = (8 * 1024 * 1024).min(limits.max_file_bytes as usize);
+        let mut body = text.as_bytes().to_vec();
+        if body.len() > cap {
+            let mut cut = cap.saturating_sub(64);
+            while cut > 0 && !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            body.truncate(cut);
+            body.extend_from_slice("\n… [spill truncated]\n".as_bytes());
+        }
+        let written = VPath::parse(&target).map_err(EnvError::from).and_then(|p| self.gateway.write(&p, &body, "write", None));
+        match written {
+            Ok(_) => {
+                self.gateway.count_spillover();
+                format!("{}\n… [{more} more lines — the full text is in {target}; read_file or grep it]", fitted.text)
+            }
+            Err(err) => format!("{}\n… [{more} more lines — could not spill to {target}: {err}]", fitted.text),
+        }
+    }
+}

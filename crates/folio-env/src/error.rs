@@ -1,0 +1,197 @@
+//! The one error type of the environment. Every message names what happened, the path it
+//! happened at, and the move that gets the agent (or the host) unstuck. Nothing here is retried
+//! automatically: a refusal is a statement about the request, so the caller changes the request.
+
+use folio_vfs::{PathError, VPath, VfsError};
+
+/// A verb, a gateway mutation or the environment's setup failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EnvError {
+    /// The tree layer refused or failed (missing file, directory in the way, host I/O). The agent
+    /// retries with a corrected path; host I/O failures are for the person to fix.
+    #[error(transparent)]
+    Vfs(#[from] VfsError),
+    /// A path argument broke the path rules. The agent retries with an absolute path.
+    #[error(transparent)]
+    Path(#[from] PathError),
+    /// A mutation named `/`. The agent names an entry inside it instead.
+    #[error("cannot {op} the root directory — name a file or directory inside it")]
+    Root {
+        /// The verb's operation word (`write`, `remove`, …).
+        op: &'static str,
+    },
+    /// A mutation inside an environment-owned zone (`/.env`, `/std`, `/skills`). The agent works
+    /// on a copy under `/tmp` instead.
+    #[error("cannot {op} {path}: {zone} {why} and is read-only. Copy what you need out first — cp {path} /tmp/{name} — and work on the copy")]
+    EnvZone {
+        /// The operation word.
+        op: &'static str,
+        /// The path asked for.
+        path: VPath,
+        /// The zone root.
+        zone: &'static str,
+        /// What the zone holds.
+        why: &'static str,
+        /// The path's last segment, for the suggested copy.
+        name: String,
+    },
+    /// A mutation inside a host-configured read-only path. The agent copies out and works on the
+    /// copy; the host can drop the path from `read_only_paths` to allow edits.
+    #[error("cannot {op} {path}: {zone} is read-only in this environment (reference material the host set aside). Copy what you need out first — cp {path} /tmp/{name} — and work on the copy")]
+    ReadOnlyPath {
+        /// The operation word.
+        op: &'static str,
+        /// The path asked for.
+        path: VPath,
+        /// The configured read-only root.
+        zone: VPath,
+        /// The path's last segment.
+        name: String,
+    },
+    /// An `rm`/`mv` of a directory that contains a protected zone (it would take the zone with
+    /// it). The agent removes or moves the other entries one by one.
+    #[error("cannot {op} {path}: it contains {zone}, which is read-only. Act on the entries beside {zone} one at a time instead")]
+    ContainsZone {
+        /// The operation word.
+        op: &'static str,
+        /// The directory asked for.
+        path: VPath,
+        /// The protected zone inside it.
+        zone: VPath,
+    },
+    /// A mutation of a `.d.ts` path under `/scripts` (those are derived). The agent edits the `.js`.
+    #[error("cannot {op} {path}: .d.ts paths under /scripts are derived from their sibling scripts and regenerated automatically — edit the .js file instead")]
+    Derived {
+        /// The operation word.
+        op: &'static str,
+        /// The path asked for.
+        path: VPath,
+    },
+    /// A TypeScript file under `/scripts`. The agent writes JavaScript with JSDoc types.
+    #[error("cannot {op} {path}: TypeScript sources cannot run here — write JavaScript (.js) with JSDoc type annotations instead")]
+    TypeScript {
+        /// The operation word.
+        op: &'static str,
+        /// The path asked for.
+        path: VPath,
+    },
+    /// One file would exceed `max_file_bytes`. The agent splits the content; the host raises the
+    /// limit in `EnvOptions::limits`.
+    #[error("file size limit exceeded: {path} would be {size} bytes, over the {cap}-byte cap (limits.max_file_bytes). Split the content across files, or ask the host to raise limits.max_file_bytes")]
+    FileTooLarge {
+        /// The file.
+        path: VPath,
+        /// Its size after the mutation.
+        size: u64,
+        /// The cap.
+        cap: u64,
+    },
+    /// The whole tree (version blobs included) would exceed `max_vfs_bytes`. The agent removes
+    /// files it no longer needs (under `/tmp` first); the host raises the limit.
+    #[error("environment size limit exceeded: this change to {path} would grow the tree to {would} bytes, past {cap} bytes (limits.max_vfs_bytes; earlier versions kept for undo count too). Remove what you no longer need under /tmp, or ask the host to raise limits.max_vfs_bytes")]
+    TreeTooLarge {
+        /// The path being written.
+        path: VPath,
+        /// The total after the mutation.
+        would: u64,
+        /// The cap.
+        cap: u64,
+    },
+    /// The script-validation hook refused a script. The agent fixes the script and writes again.
+    #[error("{path} was not saved: {reason}")]
+    ScriptRejected {
+        /// The script.
+        path: VPath,
+        /// What the validator said, with its own fix.
+        reason: String,
+    },
+    /// `undo` with an empty undo ring.
+    #[error("nothing to undo for {0} — `history` with this path shows what is recorded")]
+    NothingToUndo(VPath),
+    /// `redo` with an empty redo ring.
+    #[error("nothing to redo for {0} — redo only walks forward after an undo, and a fresh change clears it")]
+    NothingToRedo(VPath),
+    /// `undo`/`redo` of a directory path. The agent names one file.
+    #[error("cannot {op} {path}: it is a directory — undo works one file at a time; `history` with a file path lists its versions")]
+    UndoDirectory {
+        /// `undo` or `redo`.
+        op: &'static str,
+        /// The directory.
+        path: VPath,
+    },
+    /// A mutating verb was given a wildcard that names nothing. The agent uses a script.
+    #[error("cannot {op} {path}: this verb takes one path, not a pattern — nothing is named \"{path}\". Do it in a script, where you can see the list before acting on it:\n  import * as fs from 'env:fs';\n  for (const p of await fs.glob('{path}')) {{ {recipe} }}\n(`ls` and `grep` do take patterns; the mutating verbs deliberately do not.)")]
+    Pattern {
+        /// `remove`, `move` or `copy`.
+        op: &'static str,
+        /// The pattern as given.
+        path: String,
+        /// The loop body of the suggested script.
+        recipe: &'static str,
+    },
+    /// A read of a binary file through a text verb. The agent uses `describe`.
+    #[error("{path} is a binary file ({size}) — {verb} only handles text. Use describe({path}) or a module's describe() from a script to inspect it")]
+    Binary {
+        /// The verb.
+        verb: &'static str,
+        /// The file.
+        path: VPath,
+        /// Its size, formatted.
+        size: String,
+    },
+    /// The arguments do not fit the verb. The agent resends them in the shape named.
+    #[error("{verb}: {detail}")]
+    BadArgs {
+        /// The verb.
+        verb: String,
+        /// What is wrong and what the right shape is.
+        detail: String,
+    },
+    /// A verb-specific refusal whose full text (with its fix) is built by the verb: `edit_file`
+    /// match counts, `read_file` ranges, `present` outside `/out`, checkpoint names, `diff` states.
+    /// The agent reads the message and changes the call.
+    #[error("{0}")]
+    Refused(String),
+    /// A host callback (`present`, `ask_user`, a handler's describe) failed. The agent carries on
+    /// or tells the person; nothing is retried.
+    #[error("{what} failed: {reason}")]
+    Host {
+        /// Which callback.
+        what: String,
+        /// What it reported.
+        reason: String,
+    },
+    /// The environment's own state (version index, checkpoint) could not be decoded. The host
+    /// inspects or removes the named file; the environment keeps working without it.
+    #[error("the environment's state at {path} is unreadable: {detail} — remove that file to start it afresh")]
+    State {
+        /// The state file.
+        path: String,
+        /// What went wrong.
+        detail: String,
+    },
+    /// The host configured the environment wrongly (for example a relative read-only path). The
+    /// host fixes its options; the agent never sees this.
+    #[error("invalid environment options: {0}")]
+    Config(String),
+}
+
+impl EnvError {
+    /// A refusal with a verb-built message.
+    pub(crate) fn refused(msg: impl Into<String>) -> EnvError {
+        EnvError::Refused(msg.into())
+    }
+
+    /// An argument error for `verb`.
+    pub(crate) fn args(verb: &str, detail: impl Into<String>) -> EnvError {
+        EnvError::BadArgs { verb: verb.to_owned(), detail: detail.into() }
+    }
+
+    /// True when the failure is a limit refusal (counted in [`crate::Counters::limit_hits`]).
+    pub fn is_limit(&self) -> bool {
+        matches!(self, EnvError::FileTooLarge { .. } | EnvError::TreeTooLarge { .. })
+    }
+}
+
+/// The environment's result.
+pub type Result<T, E = EnvError> = std::result::Result<T, E>;

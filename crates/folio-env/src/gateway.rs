@@ -1,0 +1,435 @@
+//! The mutation gateway: the one path every change to the tree takes, whoever asks for it.
+//!
+//! A mutation passes, in order: the zone checks ([`Gateway::check`] — root, environment zones,
+//! host read-only paths, derived and TypeScript paths under `/scripts`, and for `rm`/`mv` a zone
+//! nested *below* the path), the size limits, the script-validation hook, then — under the
+//! gateway lock — the version ring records the prior content, the tree is changed, and the
+//! mutation counter moves. A failure before the tree is touched leaves no trace.
+//!
+//! The lock is a plain mutex and is not re-entrant: public methods take it, private helpers
+//! assume it is held. Environment-owned writes (the version index, the run log, orientation,
+//! checkpoints) go to the raw tree and are neither checked nor counted.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use folio_vfs::{Kind, Tree, VPath};
+
+use crate::error::{EnvError, Result};
+use crate::mounts::MountTree;
+use crate::versions::{Revision, Side, Versions};
+
+/// Size and depth limits. Every refusal caused by one names the field.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Largest single file, in bytes.
+    pub max_file_bytes: u64,
+    /// Largest whole tree (file versions included), in bytes.
+    pub max_vfs_bytes: u64,
+    /// Character budget of one verb response.
+    pub max_tool_response_bytes: usize,
+    /// Line budget of one verb response (and `read_file`'s page size).
+    pub max_tool_response_lines: usize,
+    /// Undo depth per file.
+    pub max_versions_per_file: usize,
+    /// Lines kept in `/.env/history.jsonl`.
+    pub max_history_lines: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: 32 * 1024 * 1024,
+            max_vfs_bytes: 128 * 1024 * 1024,
+            max_tool_response_bytes: 8192,
+            max_tool_response_lines: 200,
+            max_versions_per_file: 10,
+            max_history_lines: 5000,
+        }
+    }
+}
+
+/// Checks a script before it is stored. The scripts crate supplies the real one (parse, load,
+/// contract check); until then [`AcceptScripts`] lets everything through. Every write of a `.js`
+/// file under `/scripts` — verbs, `mount`, `undo`, `cp`/`mv` destinations — passes through it.
+pub trait ScriptValidator: Send + Sync {
+    /// `Ok` to store `source` at `path`; `Err(reason)` to refuse, the reason naming the fix.
+    fn validate(&self, path: &VPath, source: &[u8], tree: &dyn Tree) -> std::result::Result<(), String>;
+}
+
+/// The default validator: accepts every script.
+pub struct AcceptScripts;
+
+impl ScriptValidator for AcceptScripts {
+    fn validate(&self, _: &VPath, _: &[u8], _: &dyn Tree) -> std::result::Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Activity counters, read with [`Gateway::counters`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counters {
+    /// Gateway mutations that changed the tree.
+    pub mutations: u64,
+    /// Mutations refused by a size limit.
+    pub limit_hits: u64,
+    /// Responses whose overflow was written to `/tmp`.
+    pub spillovers: u64,
+}
+
+/// What `undo`/`redo` did.
+pub struct Stepped {
+    /// The revision that was restored.
+    pub revision: Revision,
+    /// True when the file exists afterwards.
+    pub present: bool,
+    /// Undo steps left.
+    pub undo_left: usize,
+    /// Redo steps left.
+    pub redo_left: usize,
+}
+
+/// The single mutation path.
+pub struct Gateway {
+    tree: Arc<MountTree>,
+    limits: Limits,
+    read_only: Vec<VPath>,
+    validator: Arc<dyn ScriptValidator>,
+    versions: Mutex<Versions>,
+    lock: Mutex<()>,
+    total: Mutex<Option<u64>>,
+    mutations: AtomicU64,
+    limit_hits: AtomicU64,
+    spillovers: AtomicU64,
+}
+
+fn take<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // The guarded data stays consistent at every await-free step, so a poisoned lock is reused.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// True for a `.js` file under `/scripts`, the paths the validator sees.
+pub fn is_script(path: &VPath) -> bool {
+    path.is_under(&VPath::parse("/scripts").unwrap_or_else(|_| VPath::root())) && path.extension() == Some("js")
+}
+
+impl Gateway {
+    /// A gateway over `tree`.
+    pub fn new(tree: Arc<MountTree>, limits: Limits, read_only: Vec<VPath>, validator: Arc<dyn ScriptValidator>) -> Gateway {
+        Gateway {
+            tree,
+            limits,
+            read_only,
+            validator,
+            versions: Mutex::new(Versions::default()),
+            lock: Mutex::new(()),
+            total: Mutex::new(None),
+            mutations: AtomicU64::new(0),
+            limit_hits: AtomicU64::new(0),
+            spillovers: AtomicU64::new(0),
+        }
+    }
+
+    /// The raw tree, for reads and environment-owned writes.
+    pub fn tree(&self) -> &MountTree {
+        &self.tree
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The host's read-only paths.
+    pub fn read_only(&self) -> &[VPath] {
+        &self.read_only
+    }
+
+    /// The counters so far.
+    pub fn counters(&self) -> Counters {
+        Counters {
+            mutations: self.mutations.load(Ordering::SeqCst),
+            limit_hits: self.limit_hits.load(Ordering::SeqCst),
+            spillovers: self.spillovers.load(Ordering::SeqCst),
+        }
+    }
+
+    pub(crate) fn count_spillover(&self) {
+        self.spillovers.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Records a change made outside the gateway's own operations (a checkpoint restore): the
+    /// mutation counter moves and the cached tree size is recomputed on next use.
+    pub fn note_external_change(&self) {
+        self.adjust_total(None);
+        self.bump();
+    }
+
+    fn bump(&self) {
+        self.mutations.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Runs `f` with the version rings (for `history` and `diff`).
+    pub fn with_versions<T>(&self, f: impl FnOnce(&mut Versions, &dyn Tree) -> T) -> T {
+        f(&mut take(&self.versions), self.tree.as_ref())
+    }
+
+    /// Refuses a mutation `op` of `path` when a zone protects it (see the module docs).
+    pub fn check(&self, path: &VPath, op: &'static str) -> Result<()> {
+        if path.is_root() {
+            return Err(EnvError::Root { op });
+        }
+        let zones: [(&str, &str); 3] = [
+            ("/.env", "is maintained by the environment (run history, file versions, checkpoints)"),
+            ("/std", "holds the generated module documentation"),
+            ("/skills", "holds the environment's worked recipes"),
+        ];
+        for (zone, why) in zones {
+            if path.is_under(&VPath::parse(zone)?) {
+                return Err(EnvError::EnvZone { op, path: path.clone(), zone, why, name: path.name().to_owned() });
+            }
+        }
+        if let Some(zone) = self.read_only.iter().find(|z| path.is_under(z)) {
+            return Err(EnvError::ReadOnlyPath { op, path: path.clone(), zone: zone.clone(), name: path.name().to_owned() });
+        }
+        let scripts = VPath::parse("/scripts")?;
+        if path.is_under(&scripts) {
+            if path.segments().any(|s| s.ends_with(".d.ts")) {
+                return Err(EnvError::Derived { op, path: path.clone() });
+            }
+            if path.extension() == Some("ts") {
+                return Err(EnvError::TypeScript { op, path: path.clone() });
+            }
+        }
+        Ok(())
+    }
+
+    /// For `rm` and `mv` sources: also refuses a directory that holds a protected zone.
+    fn check_container(&self, path: &VPath, op: &'static str) -> Result<()> {
+        self.check(path, op)?;
+        if let Some(zone) = self.read_only.iter().find(|z| z.is_under(path)) {
+            return Err(EnvError::ContainsZone { op, path: path.clone(), zone: zone.clone() });
+        }
+        Ok(())
+    }
+
+    fn total(&self) -> Result<u64> {
+        let mut cached = take(&self.total);
+        if let Some(t) = *cached {
+            return Ok(t);
+        }
+        let t = self.tree.total_size()?;
+        *cached = Some(t);
+        Ok(t)
+    }
+
+    /// Forgets the cached tree size after a change. Environment-owned writes (version index,
+    /// run log) move the total too, so it is recomputed rather than adjusted.
+    fn adjust_total(&self, _delta: Option<i64>) {
+        *take(&self.total) = None;
+    }
+
+    /// Refuses a file of `size` bytes at `path`, or a tree growing by `delta` past its cap.
+    fn check_size(&self, path: &VPath, size: u64, delta: i64) -> Result<()> {
+        let cap = self.limits.max_file_bytes;
+        let err = if size > cap {
+            Some(EnvError::FileTooLarge { path: path.clone(), size, cap })
+        } else if delta > 0 {
+            let would = self.total()? + delta as u64;
+            (would > self.limits.max_vfs_bytes).then(|| EnvError::TreeTooLarge {
+                path: path.clone(),
+                would,
+                cap: self.limits.max_vfs_bytes,
+            })
+        } else {
+            None
+        };
+        match err {
+            Some(e) => {
+                self.limit_hits.fetch_add(1, Ordering::SeqCst);
+                Err(e)
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn validate(&self, path: &VPath, data: &[u8]) -> Result<()> {
+        if is_script(path) {
+            self.validator
+                .validate(path, data, self.tree.as_ref())
+                .map_err(|reason| EnvError::ScriptRejected { path: path.clone(), reason })?;
+        }
+        Ok(())
+    }
+
+    /// The current bytes of a file, `None` when absent; a directory is an error naming `op`.
+    fn prior(&self, path: &VPath) -> Result<Option<Vec<u8>>> {
+        match self.tree.stat(path)? {
+            None => Ok(None),
+            Some(s) if s.kind == Kind::Dir => Err(folio_vfs::VfsError::WriteOntoDirectory(path.clone()).into()),
+            Some(_) => Ok(Some(self.tree.read(path)?)),
+        }
+    }
+
+    /// Writes (or, with `append`, appends) `data` at `path`; returns whether the file was created
+    /// and its new size. `expect` makes the write conditional on the current content (edits).
+    pub fn write(&self, path: &VPath, data: &[u8], op: &'static str, expect: Option<&[u8]>) -> Result<(bool, u64)> {
+        self.check(path, if op == "edit" { "edit" } else { "write" })?;
+        let _guard = take(&self.lock);
+        let prior = self.prior(path)?;
+        if let Some(expected) = expect
+            && prior.as_deref() != Some(expected)
+        {
+            return Err(EnvError::refused(format!("{path} changed while the edit was being prepared — read it again and reapply the change")));
+        }
+        let content = match (&prior, op) {
+            (Some(old), "append") => [old.as_slice(), data].concat(),
+            _ => data.to_vec(),
+        };
+        let prior_len = prior.as_ref().map_or(0, |p| p.len() as i64);
+        let delta = content.len() as i64 - prior_len + prior_len;
+        self.check_size(path, content.len() as u64, delta)?;
+        self.validate(path, &content)?;
+        take(&self.versions).record(self.tree.as_ref(), path, prior.as_deref(), op, self.limits.max_versions_per_file)?;
+        self.tree.write(path, &content)?;
+        self.adjust_total(None);
+        self.bump();
+        Ok((prior.is_none(), content.len() as u64))
+    }
+
+    /// Creates a directory (and its parents).
+    pub fn mkdir(&self, path: &VPath) -> Result<()> {
+        self.check(path, "mkdir")?;
+        let _guard = take(&self.lock);
+        self.tree.mkdir(path)?;
+        self.bump();
+        Ok(())
+    }
+
+    /// Removes a file, or a directory recursively; returns how many files went. Each file's prior
+    /// content is recorded, so a directory removal is undoable file by file.
+    pub fn rm(&self, path: &VPath) -> Result<usize> {
+        self.check_container(path, "remove")?;
+        let _guard = take(&self.lock);
+        let files = self.tree.walk(path)?;
+        {
+            let mut versions = take(&self.versions);
+            for file in &files {
+                let data = self.tree.read(file)?;
+                versions.record(self.tree.as_ref(), file, Some(&data), "rm", self.limits.max_versions_per_file)?;
+            }
+        }
+        self.tree.rm(path)?;
+        self.adjust_total(None);
+        self.bump();
+        Ok(files.len())
+    }
+
+    /// Moves (`is_move`) or copies a file or directory; returns the number of files transferred.
+    pub fn transfer(&self, from: &VPath, to: &VPath, is_move: bool) -> Result<usize> {
+        let (op, dest_op) = if is_move { ("mv", "move to") } else { ("cp", "copy to") };
+        if is_move {
+            self.check_container(from, "move")?;
+        }
+        self.check(to, dest_op)?;
+        let _guard = take(&self.lock);
+        let pairs = folio_vfs::transfer_pairs(self.tree.as_ref(), op, from, to)?;
+        if pairs.is_empty() {
+            return Err(EnvError::refused(format!("{from} is an empty directory — there is nothing to {}", if is_move { "move" } else { "copy" })));
+        }
+        let mut staged = Vec::with_capacity(pairs.len());
+        let mut delta = 0i64;
+        for (src, dst) in &pairs {
+            self.check(dst, dest_op)?;
+            let data = self.tree.read(src)?;
+            self.check_size(dst, data.len() as u64, 0)?;
+            self.validate(dst, &data)?;
+            delta += data.len() as i64;
+            let prior = self.prior(dst)?;
+            staged.push((src, dst, data, prior));
+        }
+        self.check_size(to, 0, delta)?;
+        {
+            let mut versions = take(&self.versions);
+            let max = self.limits.max_versions_per_file;
+            for (src, dst, data, prior) in &staged {
+                versions.record(self.tree.as_ref(), dst, prior.as_deref(), op, max)?;
+                if is_move {
+                    versions.record(self.tree.as_ref(), src, Some(data), op, max)?;
+                }
+            }
+        }
+        if is_move { self.tree.mv(from, to)? } else { self.tree.cp(from, to)? }
+        self.adjust_total(None);
+        self.bump();
+        Ok(pairs.len())
+    }
+
+    /// Restores the previous (`Side::Undo`) or next (`Side::Redo`) revision of one file.
+    pub fn step(&self, path: &VPath, side: Side) -> Result<Stepped> {
+        let op = if side == Side::Undo { "undo" } else { "redo" };
+        self.check(path, op)?;
+        let _guard = take(&self.lock);
+        if let Some(s) = self.tree.stat(path)?
+            && s.kind == Kind::Dir
+        {
+            return Err(EnvError::UndoDirectory { op, path: path.clone() });
+        }
+        let mut versions = take(&self.versions);
+        let tree = self.tree.as_ref();
+        let ring = versions.ring(tree, path).unwrap_or_default();
+        let Some(next) = (if side == Side::Undo { ring.undo.last() } else { ring.redo.last() }) else {
+            return Err(if side == Side::Undo { EnvError::NothingToUndo(path.clone()) } else { EnvError::NothingToRedo(path.clone()) });
+        };
+        // Validate the content about to come back before either ring moves.
+        if let Some(content) = versions.content(tree, next)? {
+            self.check_size(path, content.len() as u64, 0)?;
+            self.validate(path, &content)?;
+        }
+        let current = self.prior(path)?;
+        let max = self.limits.max_versions_per_file;
+        let Some((revision, content)) = versions.step(tree, path, side, current.as_deref(), max)? else {
+            return Err(EnvError::NothingToUndo(path.clone()));
+        };
+        match &content {
+            Some(data) => tree.write(path, data)?,
+            None if current.is_some() => tree.rm(path)?,
+            None => {}
+        }
+        let ring = versions.ring(tree, path).unwrap_or_default();
+        self.adjust_total(None);
+        self.bump();
+        Ok(Stepped { revision, present: content.is_some(), undo_left: ring.undo.len(), redo_left: ring.redo.len() })
+    }
+
+    /// The host's door for a dropped file: stores `data` as `name` in `dir`, never overwriting —
+    /// a taken name becomes `name-2.ext`, `name-3.ext`, … Read-only paths are open to it (seeding
+    /// reference material is the point); environment zones are not. Returns where it landed.
+    pub fn mount(&self, dir: &VPath, name: &str, data: &[u8]) -> Result<VPath> {
+        for zone in ["/.env", "/std", "/skills"] {
+            if dir.is_under(&VPath::parse(zone)?) {
+                return Err(EnvError::refused(format!(
+                    "cannot mount into {dir}: {zone} is maintained by the environment — mount into /inbox (or another folder path) instead"
+                )));
+            }
+        }
+        let _guard = take(&self.lock);
+        let first = dir.join(name)?;
+        let (stem, ext) = match first.extension() {
+            Some(ext) => (name[..name.len() - ext.len() - 1].to_owned(), format!(".{ext}")),
+            None => (name.to_owned(), String::new()),
+        };
+        let mut target = first;
+        let mut n = 1;
+        while self.tree.exists(&target)? {
+            n += 1;
+            target = dir.join(&format!("{stem}-{n}{ext}"))?;
+        }
+        self.check_size(&target, data.len() as u64, data.len() as i64)?;
+        self.validate(&target, data)?;
+        self.tree.write(&target, data)?;
+        self.adjust_total(None);
+        self.bump();
+        Ok(target)
+    }
+}

@@ -1,0 +1,137 @@
+//! The seams the host fills: delivering files (`present`), asking the person (`ask_user`),
+//! claiming file formats (`describe`, `ls`), running scripts (later crates), and watching verbs.
+//! A verb whose seam is empty is absent from the tool set, so the agent is never shown a
+//! capability that would fail on use.
+
+use folio_vfs::VPath;
+use serde::Serialize;
+
+use crate::error::Result;
+
+/// A file the agent handed over with `present`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Presented {
+    /// Its path (always under `/out`).
+    pub path: VPath,
+    /// Its file name.
+    pub name: String,
+    /// The media type, from the extension (or the bytes for an extensionless file).
+    pub media_type: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// What the agent says it is (trimmed, never empty).
+    pub caption: String,
+    /// The content.
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+}
+
+/// Receives presented files. An `Err` becomes the verb's error, naming the reason.
+pub trait Presenter: Send + Sync {
+    /// Takes delivery of one file.
+    fn present(&self, item: &Presented) -> std::result::Result<(), String>;
+}
+
+/// A presenter that only accepts: the environment keeps its own log of presented files
+/// ([`crate::Environment::take_presented`]), which is all the JSONL driver needs.
+pub struct KeepPresented;
+
+impl Presenter for KeepPresented {
+    fn present(&self, _: &Presented) -> std::result::Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Puts a question to the person. `Ok(None)` (or a blank answer) means nobody answered.
+pub trait Asker: Send + Sync {
+    /// Asks `question`, offering `options` when there are any.
+    fn ask(&self, question: &str, options: &[String]) -> std::result::Result<Option<String>, String>;
+}
+
+/// Answers questions from a fixed list, in order; once it runs out, nobody answers.
+pub struct Answers {
+    queue: std::sync::Mutex<std::collections::VecDeque<String>>,
+}
+
+impl Answers {
+    /// Answers taken from `answers` in order.
+    pub fn new(answers: Vec<String>) -> Answers {
+        Answers { queue: std::sync::Mutex::new(answers.into()) }
+    }
+
+    /// Parses an answers file: a JSON array of strings, or else one answer per line.
+    pub fn parse(text: &str) -> Answers {
+        match serde_json::from_str::<Vec<String>>(text) {
+            Ok(list) => Answers::new(list),
+            Err(_) => Answers::new(text.lines().map(str::to_owned).collect()),
+        }
+    }
+}
+
+impl Asker for Answers {
+    fn ask(&self, _: &str, _: &[String]) -> std::result::Result<Option<String>, String> {
+        Ok(self.queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front())
+    }
+}
+
+/// A byte signature at an offset within the first 64 bytes of a file.
+#[derive(Debug, Clone)]
+pub struct Magic {
+    /// Where the signature starts.
+    pub offset: usize,
+    /// The bytes that must be there.
+    pub bytes: Vec<u8>,
+}
+
+/// A module that claims a file format: `describe` asks it for a summary and `ls` says
+/// "open with env:<module>" next to files it claims. Magic bytes beat extensions.
+pub trait FileHandler: Send + Sync {
+    /// The module name without `env:`.
+    fn module(&self) -> &str;
+    /// One line saying what the module does.
+    fn description(&self) -> &str;
+    /// Extensions it claims, with the dot (`.xlsx`), matched case-insensitively.
+    fn extensions(&self) -> Vec<String>;
+    /// Signatures it claims.
+    fn magic(&self) -> Vec<Magic>;
+    /// A structured summary of the file; `Err` is reported beside a generic summary.
+    fn describe(&self, path: &VPath, bytes: &[u8]) -> std::result::Result<serde_json::Value, String>;
+}
+
+/// Runs scripts and tests. Supplied by the scripts crate; without it `run_script` and
+/// `run_tests` are absent from the tool set.
+pub trait ScriptRunner: Send + Sync {
+    /// Runs one script with `args`; the text is the verb's reply.
+    fn run_script(&self, env: &crate::Environment, path: &VPath, args: serde_json::Value, timeout_ms: Option<u64>) -> Result<String>;
+    /// Runs the tests at or below `path`.
+    fn run_tests(&self, env: &crate::Environment, path: &VPath) -> Result<String>;
+}
+
+/// One verb call, as telemetry sees it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct VerbEvent {
+    /// The verb's name.
+    pub name: String,
+    /// True when it succeeded.
+    pub ok: bool,
+    /// Wall-clock milliseconds.
+    pub duration_ms: u64,
+    /// True when the mutation counter moved during the call.
+    pub mutated: bool,
+}
+
+/// The host's telemetry callback.
+pub type OnVerb = std::sync::Arc<dyn Fn(&VerbEvent) + Send + Sync>;
+
+/// Finds the handler claiming a file: first any magic match (in registration order), then any
+/// extension match. `head` is the first 64 bytes.
+pub fn claim<'a>(handlers: &'a [std::sync::Arc<dyn FileHandler>], path: &VPath, head: &[u8]) -> Option<&'a dyn FileHandler> {
+    let by_magic = handlers.iter().find(|h| {
+        h.magic().iter().any(|m| head.len() >= m.offset + m.bytes.len() && head[m.offset..m.offset + m.bytes.len()] == m.bytes[..])
+    });
+    let by_ext = || {
+        let ext = path.extension().map(|e| format!(".{}", e.to_lowercase()))?;
+        handlers.iter().find(|h| h.extensions().iter().any(|x| x.to_lowercase() == ext))
+    };
+    by_magic.or_else(by_ext).map(|h| h.as_ref())
+}

@@ -1,0 +1,85 @@
+//! `folio-env`: the working environment an agent gets over a person's folder.
+//!
+//! # The shape
+//!
+//! The agent sees one tree. Its `/` is the person's folder (in practice a copy-on-write
+//! [`folio_vfs::Overlay`], so nothing reaches the disk until the person commits), with the
+//! conventional `/inbox`, `/scripts` (and `/scripts/lib`) and `/out`. Four zones belong to the
+//! environment and live in the folder's *state directory* instead: `/tmp` (scratch and spilled
+//! output), `/.env` (run log, undo versions, checkpoints, the orientation file), `/std` (module
+//! documentation) and `/skills` (recipes). A [`MountTree`] routes each path to the right backing
+//! tree, so zone files can never show up in a commit. `/tmp` and `/.env` are kept in host
+//! directories with atomic writes because each `folio verbs` run is a separate process; `/std`
+//! and `/skills` are regenerated in memory at every start. A folder entry that happens to share
+//! a zone's name is shadowed, and the orientation file says so rather than hiding it silently.
+//!
+//! # One gateway
+//!
+//! Every mutation — verbs, later the scripts' `env:fs`, adapters, the host's guarded writes —
+//! goes through [`Gateway`]: zone checks (including a directory that *contains* a read-only
+//! path, and `/skills`, both gaps in the reference design), size limits naming the field to
+//! raise, the script-validation hook (which `mount` into `/scripts` passes too), the per-file
+//! version ring behind `undo`/`redo`, and the mutation counter from which telemetry *measures*
+//! whether a call changed anything. The host's `mount` door skips read-only paths (seeding
+//! reference material is its purpose) but never overwrites: a taken name gets a `-2` suffix.
+//!
+//! # Verbs and self-description
+//!
+//! [`Environment::tools`] lists the verbs with JSON Schemas generated from their argument types;
+//! [`Environment::call`] runs one, escalating repeated identical failures and capping responses
+//! (overflow spilled to `/tmp/run-<id>.*`). Host-gated verbs (`present`, `ask_user`, and
+//! `run_script`/`run_tests` from the scripts crate) exist only when wired. `/.env/orientation.md`
+//! is rebuilt on every read; [`preamble`] is the text an agent loop prepends. [`run_jsonl`] drives
+//! it all from JSON lines for the CLI.
+//!
+//! # Limits of this version
+//!
+//! Script validation, `.d.ts` generation and script execution are seams, not implementations.
+//! Mutations are serialised by one non-re-entrant mutex; the tree-size figure is cached and
+//! recomputed by a walk after structural changes, which is slow on very large folders. `grep`
+//! uses fancy-regex, which is close to but not exactly JavaScript's regex dialect. Checkpoints
+//! capture files, not empty directories, and leave `/std`, `/skills` and read-only paths alone.
+//! One environment per folder at a time: two processes mutating the same `/.env` concurrently
+//! can lose undo history (not content).
+
+mod checkpoint;
+mod docs;
+mod env;
+mod error;
+mod format;
+mod gateway;
+mod host;
+mod jsonl;
+mod media;
+mod mounts;
+mod orientation;
+mod repeat;
+mod runlog;
+mod tools;
+pub mod verbs;
+mod versions;
+mod zones;
+
+pub use docs::preamble;
+pub use env::{EnvOptions, Environment};
+pub use error::{EnvError, Result};
+pub use format::{fmt_bytes, iso};
+pub use gateway::{AcceptScripts, Counters, Gateway, Limits, ScriptValidator, Stepped};
+pub use host::{Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, ScriptRunner, VerbEvent};
+pub use jsonl::run_jsonl;
+pub use media::media_type;
+pub use mounts::{ENV_ZONES, MountTree};
+pub use runlog::RunRecord;
+pub use tools::{Status, ToolDef, ToolResult};
+pub use versions::{Revision, Ring, Side, Versions};
+pub use zones::HostDirTree;
+
+/// Appends a run to `/.env/history.jsonl` (for the script runner).
+pub fn record_run(env: &Environment, record: &RunRecord) -> Result<()> {
+    runlog::append(env.tree(), record, env.gateway().limits().max_history_lines)
+}
+
+/// The orientation text as it would read now (also what `read_file /.env/orientation.md` shows).
+pub fn orientation(env: &Environment) -> String {
+    orientation::build(env)
+}

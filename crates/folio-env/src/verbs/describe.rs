@@ -1,0 +1,88 @@
+//! `describe`: what a file or directory is, before reading it. A registered handler that claims
+//! the file (magic bytes first, then extension) supplies the summary; otherwise a generic one.
+
+use folio_vfs::{Kind, Tree, VPath, VfsError};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::Reply;
+use crate::env::Environment;
+use crate::error::Result;
+use crate::format::is_binary;
+
+/// Tool description of `describe`.
+pub const DESCRIBE_DOC: &str = "Summarise a file or directory as JSON before reading it: kind, size, line count and a preview for text, the leading bytes and the module that opens it for binary formats.";
+
+/// Arguments of `describe`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DescribeArgs {
+    /// The file or directory.
+    pub path: String,
+}
+
+/// `describe`.
+pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
+    let path = VPath::parse(&args.path)?;
+    let tree = env.tree();
+    let summary = match tree.stat(&path)? {
+        None => return Err(VfsError::NoSuchEntry(path).into()),
+        Some(s) if s.kind == Kind::Dir => {
+            let entries = tree.list(&path)?;
+            let dirs = entries.iter().filter(|e| e.kind == Kind::Dir).count();
+            json!({"path": path, "kind": "directory", "entries": entries.len(), "files": entries.len() - dirs, "directories": dirs})
+        }
+        Some(_) => {
+            let bytes = tree.read(&path)?;
+            let binary = is_binary(&bytes);
+            let mut generic = json!({"path": path, "kind": "file", "bytes": bytes.len(), "binary": binary});
+            if binary {
+                let head: Vec<String> = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
+                generic["head"] = json!(head.join(" "));
+                if let Some(media) = crate::media::sniff(&bytes) {
+                    generic["media_type"] = json!(media);
+                }
+            } else {
+                let text = String::from_utf8_lossy(&bytes);
+                let preview: String = text.split('\n').take(5).collect::<Vec<_>>().join("\n").chars().take(500).collect();
+                generic["lines"] = json!(text.split('\n').count());
+                generic["preview"] = json!(preview);
+            }
+            let head: Vec<u8> = bytes.iter().take(64).copied().collect();
+            match crate::host::claim(&env.opts.handlers, &path, &head) {
+                Some(handler) => {
+                    let module = format!("env:{}", handler.module());
+                    match handler.describe(&path, &bytes) {
+                        Ok(Value::Object(found)) => {
+                            let mut out = json!({"path": path, "module": module});
+                            for (k, v) in found {
+                                out[k] = v;
+                            }
+                            out
+                        }
+                        Ok(other) => json!({"path": path, "module": module, "summary": other}),
+                        Err(reason) => {
+                            generic["module"] = json!(module);
+                            generic["module_error"] = json!(format!("{module}.describe: {reason}"));
+                            generic
+                        }
+                    }
+                }
+                None => {
+                    if binary {
+                        let names: Vec<String> = env.opts.handlers.iter().map(|h| format!("env:{}", h.module())).collect();
+                        generic["note"] = json!(if names.is_empty() {
+                            "no registered module claims this file".to_owned()
+                        } else {
+                            format!("no registered module claims this file — registered handlers: {}", names.join(", "))
+                        });
+                    }
+                    generic
+                }
+            }
+        }
+    };
+    let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
+    Ok(Reply { text, data: summary })
+}

@@ -1,0 +1,101 @@
+//! `grep`: a JavaScript-flavoured regex (lookaround and backreferences included, via
+//! fancy-regex) over text files, capped, with optional context. The run log
+//! `/.env/history.jsonl` is searchable too; undo blobs and checkpoint blobs are not (they would
+//! echo every old version of every file) unless the search is rooted inside them.
+
+use folio_vfs::{Glob, Kind, Tree, VPath, VfsError};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::Reply;
+use crate::env::Environment;
+use crate::error::{EnvError, Result};
+use crate::format::{clip_line, fit, is_binary};
+
+/// Tool description of `grep`.
+pub const GREP_DOC: &str = "Search file contents with a JavaScript regular expression. Scope it with `path` (a file or directory) and `glob` (e.g. /scripts/**/*.js); `context` adds lines around each match; results stop at `max_matches` (default 20, at most 200). /.env/history.jsonl holds the run log.";
+
+/// Arguments of `grep`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GrepArgs {
+    /// The regular expression (JavaScript syntax, no flags).
+    pub pattern: String,
+    /// A file or directory to search (default /).
+    pub path: Option<String>,
+    /// Only files whose full path matches this glob.
+    pub glob: Option<String>,
+    /// Lines of context before and after each match (0–10).
+    pub context: Option<u64>,
+    /// Stop after this many matches (1–200, default 20).
+    pub max_matches: Option<u64>,
+}
+
+/// `grep`.
+pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
+    let regex = fancy_regex::Regex::new(&args.pattern)
+        .map_err(|e| EnvError::refused(format!("invalid regex \"{}\": {e} — fix the pattern (JavaScript syntax; escape ( [ . * + ? with a backslash to match them literally)", args.pattern)))?;
+    let root = VPath::parse(args.path.as_deref().unwrap_or("/"))?;
+    let max = args.max_matches.unwrap_or(20).clamp(1, 200) as usize;
+    let context = args.context.unwrap_or(0).min(10) as usize;
+    let tree = env.tree();
+    let mut files = match tree.stat(&root)? {
+        None => return Err(VfsError::NoSuchEntry(root).into()),
+        Some(s) if s.kind == Kind::File => vec![root.clone()],
+        Some(_) => tree.walk(&root)?,
+    };
+    let hidden = ["/.env/versions", "/.env/checkpoints"].map(|h| VPath::parse(h).unwrap_or_else(|_| VPath::root()));
+    files.retain(|f| !hidden.iter().any(|h| f.is_under(h) && !root.is_under(h)));
+    if let Some(g) = &args.glob {
+        let glob = Glob::new(g);
+        files.retain(|f| glob.matches(f.as_str()));
+    }
+    let mut blocks = Vec::new();
+    let mut scanned = 0;
+    let mut capped = false;
+    'files: for file in &files {
+        let Ok(bytes) = tree.read(file) else { continue };
+        if is_binary(&bytes) {
+            continue;
+        }
+        scanned += 1;
+        let text = String::from_utf8_lossy(&bytes);
+        let lines: Vec<&str> = text.split('\n').collect();
+        for (i, line) in lines.iter().enumerate() {
+            if !regex.is_match(line).unwrap_or(false) {
+                continue;
+            }
+            if blocks.len() == max {
+                capped = true;
+                break 'files;
+            }
+            let mut block = Vec::new();
+            let first = i.saturating_sub(context);
+            for (j, before) in lines.iter().enumerate().take(i).skip(first) {
+                block.push(format!("{file}:{}- {}", j + 1, clip_line(before).0));
+            }
+            block.push(format!("{file}:{}: {}", i + 1, clip_line(line).0));
+            for (j, after) in lines.iter().enumerate().skip(i + 1).take(context) {
+                block.push(format!("{file}:{}- {}", j + 1, clip_line(after).0));
+            }
+            blocks.push(block.join("\n"));
+        }
+    }
+    if blocks.is_empty() {
+        return Ok(Reply::text(format!("no matches for /{}/ ({scanned} files scanned)", args.pattern)));
+    }
+    let count = blocks.len();
+    let body = blocks.join(if context > 0 { "\n--\n" } else { "\n" });
+    let limits = env.gateway.limits();
+    let fitted = fit(&body, limits.max_tool_response_lines, limits.max_tool_response_bytes);
+    let mut out = fitted.text;
+    if fitted.shown < fitted.total {
+        out.push_str("\n… [more matches truncated — narrow the path, glob or pattern]");
+    }
+    if capped {
+        out.push_str(&format!(
+            "\n{count} matches shown (capped at max_matches={max} — narrow the pattern or raise the cap)"
+        ));
+    }
+    Ok(Reply::text(out))
+}

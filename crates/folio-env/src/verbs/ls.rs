@@ -1,0 +1,118 @@
+//! `ls`: the tree with sizes, where scripts carry their JSDoc one-liner (so `ls /scripts` is the
+//! capability catalogue) and files a module claims say how to open them.
+
+use folio_vfs::{Kind, Tree, VPath, VfsError};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::Reply;
+use crate::env::Environment;
+use crate::error::Result;
+use crate::format::{fit, fmt_bytes};
+
+/// Tool description of `ls`.
+pub const LS_DOC: &str = "List a directory (default /) with file sizes; `depth` (1–10) recurses. Scripts show their one-line description, /std entries show what each module does.";
+
+/// Arguments of `ls`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LsArgs {
+    /// The directory (or file) to list; default /.
+    pub path: Option<String>,
+    /// How many levels to show, 1 to 10 (default 1).
+    pub depth: Option<u64>,
+}
+
+/// The first line of the JSDoc block right before `export default`, if there is one. A simple
+/// scanner: it finds the last `/** … */` that ends before the export with only whitespace between.
+pub fn jsdoc_summary(source: &str) -> Option<String> {
+    let export = source.find("export default")?;
+    let before = &source[..export];
+    let close = before.rfind("*/")?;
+    if !before[close + 2..].trim().is_empty() {
+        return None;
+    }
+    let open = before[..close].rfind("/**")?;
+    before[open + 3..close]
+        .lines()
+        .map(|l| l.trim().trim_start_matches('*').trim())
+        .find(|l| !l.is_empty())
+        .filter(|l| !l.starts_with('@'))
+        .map(str::to_owned)
+}
+
+/// The note `ls` prints after an entry, if any.
+fn describe_entry(env: &Environment, path: &VPath, kind: Kind) -> Option<String> {
+    let tree = env.tree();
+    if kind == Kind::Dir {
+        if path.parent().is_some_and(|p| p.as_str() == "/std") {
+            return crate::docs::module_description(env, path.name());
+        }
+        return None;
+    }
+    let scripts = VPath::parse("/scripts").ok()?;
+    let lib = VPath::parse("/scripts/lib").ok()?;
+    if path.is_under(&scripts) && !path.is_under(&lib) && path.extension() == Some("js") {
+        let source = tree.read(path).ok()?;
+        let summary = jsdoc_summary(&String::from_utf8_lossy(&source));
+        if path.name().ends_with(".test.js") {
+            return Some(summary.map_or_else(|| "[test]".to_owned(), |s| format!("[test] {s}")));
+        }
+        return summary;
+    }
+    if env.opts.handlers.is_empty() {
+        return None;
+    }
+    let head: Vec<u8> = tree.read(path).ok()?.into_iter().take(64).collect();
+    crate::host::claim(&env.opts.handlers, path, &head).map(|h| format!("open with env:{}", h.module()))
+}
+
+/// `ls`.
+pub fn ls(env: &Environment, args: LsArgs) -> Result<Reply> {
+    let raw = args.path.unwrap_or_else(|| "/".to_owned());
+    let root = VPath::parse(&raw)?;
+    let depth = args.depth.unwrap_or(1).clamp(1, 10) as usize;
+    let tree = env.tree();
+    let line = |path: &VPath, kind: Kind, size: u64, level: usize| {
+        let indent = "  ".repeat(level);
+        let name = if kind == Kind::Dir { format!("{}/", path.name()) } else { format!("{} ({})", path.name(), fmt_bytes(size)) };
+        match describe_entry(env, path, kind) {
+            Some(note) => format!("{indent}{name} — {note}"),
+            None => format!("{indent}{name}"),
+        }
+    };
+    let mut lines = Vec::new();
+    match tree.stat(&root)? {
+        None => return Err(VfsError::NoSuchEntry(root).into()),
+        Some(s) if s.kind == Kind::File => lines.push(line(&root, Kind::File, s.size, 0)),
+        Some(_) => {
+            let mut ordered = Vec::new();
+            walk(tree, &root, 0, depth, &mut ordered)?;
+            for (path, kind, size, level) in ordered {
+                lines.push(line(&path, kind, size, level));
+            }
+        }
+    }
+    if lines.is_empty() {
+        return Ok(Reply::text(format!("{raw} is empty")));
+    }
+    let limits = env.gateway.limits();
+    let body = lines.join("\n");
+    let fitted = fit(&body, limits.max_tool_response_lines, limits.max_tool_response_bytes);
+    let mut out = format!("{raw}\n{}", fitted.text);
+    if fitted.shown < fitted.total {
+        out.push_str(&format!("\n… [{} more entries — list a subdirectory or lower depth]", fitted.total - fitted.shown));
+    }
+    Ok(Reply::text(out))
+}
+
+fn walk(tree: &dyn Tree, dir: &VPath, level: usize, depth: usize, out: &mut Vec<(VPath, Kind, u64, usize)>) -> Result<()> {
+    for e in tree.list(dir)? {
+        let child = dir.join(&e.name)?;
+        out.push((child.clone(), e.kind, e.size, level));
+        if e.kind == Kind::Dir && level + 1 < depth {
+            walk(tree, &child, level + 1, depth, out)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,121 @@
+//! `write_file` and `edit_file`.
+
+use folio_vfs::{Kind, VPath, VfsError};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Reply;
+use crate::env::Environment;
+use crate::error::{EnvError, Result};
+use crate::format::{b64_decode, fmt_bytes, is_binary};
+
+/// Tool description of `write_file`.
+pub const WRITE_DOC: &str = "Create or replace a file (parent directories are created for you). `append: true` adds to the end instead. Binary content: pass base64 with `encoding: \"base64\"`. Every write can be undone with `undo`.";
+/// Tool description of `edit_file`.
+pub const EDIT_DOC: &str = "Replace one exact piece of text in a file. `old_str` must occur exactly once — include enough surrounding text to make it unique. Undo with `undo`.";
+
+/// Arguments of `write_file`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WriteArgs {
+    /// Absolute path of the file, e.g. /out/report.md.
+    pub path: String,
+    /// The text to store (base64 when `encoding` is "base64").
+    #[schemars(with = "String")]
+    pub content: Value,
+    /// Add to the end of the file instead of replacing it.
+    #[serde(default)]
+    pub append: bool,
+    /// "utf8" (the default) or "base64".
+    pub encoding: Option<String>,
+}
+
+/// Arguments of `edit_file`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EditArgs {
+    /// The file to edit.
+    pub path: String,
+    /// The exact text to replace; it must occur exactly once.
+    pub old_str: String,
+    /// The replacement text.
+    pub new_str: String,
+}
+
+/// `write_file`.
+pub fn write_file(env: &Environment, args: WriteArgs) -> Result<Reply> {
+    let path = VPath::parse(&args.path)?;
+    let text = match &args.content {
+        Value::String(s) => s,
+        other => {
+            let kind = match other {
+                Value::Object(_) => "an object",
+                Value::Array(_) => "an array",
+                Value::Null => "null",
+                Value::Bool(_) => "a boolean",
+                _ => "a number",
+            };
+            return Err(EnvError::args(
+                "write_file",
+                format!("content must be a string, got {kind}. Serialize it first — content: JSON.stringify(value, null, 2) — or pass base64 with encoding: \"base64\""),
+            ));
+        }
+    };
+    let bytes = match args.encoding.as_deref() {
+        None | Some("utf8") | Some("utf-8") => text.as_bytes().to_vec(),
+        Some("base64") => b64_decode(text).ok_or_else(|| {
+            EnvError::args(
+                "write_file",
+                format!("content is not valid base64, so {path} was not written rather than half-decoded — check for a truncated string or a data: prefix"),
+            )
+        })?,
+        Some(other) => {
+            return Err(EnvError::args("write_file", format!("encoding must be \"utf8\" or \"base64\", got \"{other}\"")));
+        }
+    };
+    let op = if args.append { "append" } else { "write" };
+    let (created, size) = env.gateway.write(&path, &bytes, op, None)?;
+    let verb = match (created, args.append) {
+        (true, _) => "created",
+        (false, true) => "appended to",
+        (false, false) => "wrote",
+    };
+    Ok(Reply::text(format!("{verb} {path} ({})", fmt_bytes(size))))
+}
+
+/// `edit_file`.
+pub fn edit_file(env: &Environment, args: EditArgs) -> Result<Reply> {
+    let path = VPath::parse(&args.path)?;
+    env.gateway.check(&path, "edit")?;
+    if args.old_str.is_empty() {
+        return Err(EnvError::args("edit_file", "old_str must be non-empty — to add text, write_file with append: true, or replace a neighbouring line"));
+    }
+    let tree = env.tree();
+    match folio_vfs::Tree::stat(tree, &path)? {
+        None => return Err(VfsError::NoSuchFile(path).into()),
+        Some(s) if s.kind == Kind::Dir => {
+            return Err(EnvError::refused(format!("cannot edit {path}: it is a directory — name a file inside it")));
+        }
+        Some(_) => {}
+    }
+    let bytes = folio_vfs::Tree::read(tree, &path)?;
+    if is_binary(&bytes) {
+        return Err(EnvError::Binary { verb: "edit_file", path, size: fmt_bytes(bytes.len() as u64) });
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let count = text.matches(args.old_str.as_str()).count();
+    match count {
+        0 => Err(EnvError::refused(format!(
+            "old_str not found in {path} (0 matches). Read the file and copy the exact text to replace, whitespace included."
+        ))),
+        1 => {
+            let updated = text.replacen(args.old_str.as_str(), &args.new_str, 1);
+            let (_, size) = env.gateway.write(&path, updated.as_bytes(), "edit", Some(&bytes))?;
+            Ok(Reply::text(format!("edited {path} (1 replacement, now {})", fmt_bytes(size))))
+        }
+        n => Err(EnvError::refused(format!(
+            "old_str matches {n} times in {path}; it must match exactly once. Include more surrounding context to disambiguate."
+        ))),
+    }
+}

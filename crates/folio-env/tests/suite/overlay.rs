@@ -1,0 +1,56 @@
+//! A real folder through the persisted overlay: zone files never become pending changes, and
+//! state persists between processes (simulated by reopening).
+
+use std::io::Cursor;
+
+use folio_env::{EnvOptions, Environment};
+use serde_json::json;
+
+use super::{err, ok};
+
+fn open(folder: &std::path::Path, state: &std::path::Path) -> Environment {
+    Environment::open_folder(folder, EnvOptions { state_root: Some(state.to_path_buf()), read_only_paths: vec!["/src".into()], ..Default::default() }).unwrap()
+}
+
+#[test]
+fn zone_files_never_appear_in_pending_and_state_persists() {
+    let folder = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(folder.path().join("src")).unwrap();
+    std::fs::write(folder.path().join("src/main.rs"), "fn main() {}\n").unwrap();
+    std::fs::create_dir_all(folder.path().join("tmp")).unwrap();
+    std::fs::write(folder.path().join("tmp/mine.txt"), "the person's own tmp").unwrap();
+    {
+        let env = open(folder.path(), state.path());
+        ok(&env, "write_file", json!({"path": "/out/report.md", "content": "# Report"}));
+        ok(&env, "write_file", json!({"path": "/tmp/scratch.txt", "content": "scratch"}));
+        ok(&env, "checkpoint", json!({"action": "fork", "name": "first"}));
+        ok(&env, "read_file", json!({"path": "/.env/orientation.md"}));
+        assert!(err(&env, "write_file", json!({"path": "/src/main.rs", "content": "x"})).contains("/src is read-only"));
+        let pending: Vec<String> = env.overlay().unwrap().pending().unwrap().iter().map(|c| c.path.to_string()).collect();
+        assert!(pending.iter().any(|p| p == "/out/report.md"), "{pending:?}");
+        for p in &pending {
+            assert!(!["/tmp", "/.env", "/std", "/skills"].iter().any(|z| p == z || p.starts_with(&format!("{z}/"))), "zone file pending: {p}");
+        }
+        // The folder's own tmp/ is shadowed, said so, and untouched.
+        assert!(env.warnings().iter().any(|w| w.contains("`/tmp`") && w.contains("untouched on disk")), "{:?}", env.warnings());
+        assert!(folio_env::orientation(&env).contains("Read this first"));
+        assert!(err(&env, "read_file", json!({"path": "/tmp/mine.txt"})).contains("no such file"));
+    }
+    assert_eq!(std::fs::read_to_string(folder.path().join("tmp/mine.txt")).unwrap(), "the person's own tmp");
+    assert!(!folder.path().join("out").exists(), "nothing reaches the folder before a commit");
+    assert_eq!(std::fs::read_to_string(folder.path().join("src/main.rs")).unwrap(), "fn main() {}\n");
+
+    // A second process sees the pending edit, /tmp, undo history and the checkpoint.
+    let env = open(folder.path(), state.path());
+    assert!(ok(&env, "read_file", json!({"path": "/tmp/scratch.txt"})).contains("scratch"));
+    assert!(ok(&env, "read_file", json!({"path": "/out/report.md"})).contains("# Report"));
+    assert!(ok(&env, "checkpoint", json!({})).contains("first"));
+    assert!(ok(&env, "undo", json!({"path": "/out/report.md"})).contains("undid its creation"));
+    let pending = env.overlay().unwrap().pending().unwrap();
+    assert!(pending.iter().all(|c| c.path.as_str() != "/out/report.md"), "{pending:?}");
+
+    let mut out = Vec::new();
+    folio_env::run_jsonl(&env, Cursor::new("{\"verb\":\"ls\",\"args\":{\"path\":\"/\"}}\n"), &mut out).unwrap();
+    assert!(String::from_utf8(out).unwrap().contains("\"status\":\"success\""));
+}
