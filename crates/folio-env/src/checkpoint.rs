@@ -92,7 +92,9 @@ fn load(env: &Environment, name: &str) -> Result<Manifest> {
     if !env.tree().exists(&path)? {
         let existing = names(env);
         return Err(EnvError::refused(if existing.is_empty() {
-            format!("no checkpoint named \"{name}\" — none have been created yet. Use checkpoint({{action:'fork', name:'{name}'}}) first.")
+            format!(
+                "no checkpoint named \"{name}\" — none have been created yet. Use checkpoint({{action:'fork', name:'{name}'}}) first."
+            )
         } else {
             format!("no checkpoint named \"{name}\". Existing: {}.", existing.join(", "))
         }));
@@ -222,7 +224,12 @@ pub fn list(env: &Environment) -> Vec<String> {
     names(env)
         .into_iter()
         .map(|n| match load(env, &n) {
-            Ok(m) => format!("{n}  {} file(s), {}, saved {}", m.files.len(), fmt_bytes(m.files.iter().map(|f| f.size).sum()), m.created),
+            Ok(m) => format!(
+                "{n}  {} file(s), {}, saved {}",
+                m.files.len(),
+                fmt_bytes(m.files.iter().map(|f| f.size).sum()),
+                m.created
+            ),
             Err(_) => format!("{n}  0 file(s) (unreadable)"),
         })
         .collect()

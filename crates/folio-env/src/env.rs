@@ -114,10 +114,14 @@ impl Environment {
     /// checkpoints persist between processes. For a folder, `limits.max_vfs_bytes` is headroom:
     /// the cap becomes what the tree held at open plus that many bytes.
     pub fn open_folder(folder: &Path, mut opts: EnvOptions) -> Result<Environment> {
-        let overlay = Arc::new(Overlay::open(folder, OverlayOptions { state_root: opts.state_root.clone(), ..Default::default() })?);
+        let overlay = Arc::new(Overlay::open(
+            folder,
+            OverlayOptions { state_root: opts.state_root.clone(), ..Default::default() },
+        )?);
         let state = overlay.state_dir().join("env");
         let base = overlay.total_size()?;
-        let env_state = HostDirTree::open(&state.join("dotenv"))?.total_size()? + HostDirTree::open(&state.join("tmp"))?.total_size()?;
+        let env_state = HostDirTree::open(&state.join("dotenv"))?.total_size()?
+            + HostDirTree::open(&state.join("tmp"))?.total_size()?;
         opts.limits.max_vfs_bytes = opts.limits.max_vfs_bytes.saturating_add(base + env_state);
         let mut env = Environment::new(overlay.clone(), Some(&state), opts)?;
         env.overlay = Some(overlay);
@@ -182,7 +186,8 @@ impl Environment {
             body.truncate(cut);
             body.extend_from_slice("\n… [spill truncated]\n".as_bytes());
         }
-        let written = VPath::parse(&target).map_err(EnvError::from).and_then(|p| self.gateway.write(&p, &body, "write", None));
+        let written =
+            VPath::parse(&target).map_err(EnvError::from).and_then(|p| self.gateway.write(&p, &body, "write", None));
         match written {
             Ok(_) => {
                 self.gateway.count_spillover();

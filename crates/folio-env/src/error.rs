@@ -22,7 +22,9 @@ pub enum EnvError {
     },
     /// A mutation inside an environment-owned zone (`/.env`, `/std`, `/skills`). The agent works
     /// on a copy under `/tmp` instead.
-    #[error("cannot {op} {path}: {zone} {why} and is read-only. Copy what you need out first — cp {path} /tmp/{name} — and work on the copy")]
+    #[error(
+        "cannot {op} {path}: {zone} {why} and is read-only. Copy what you need out first — cp {path} /tmp/{name} — and work on the copy"
+    )]
     EnvZone {
         /// The operation word.
         op: &'static str,
@@ -37,7 +39,9 @@ pub enum EnvError {
     },
     /// A mutation inside a host-configured read-only path. The agent copies out and works on the
     /// copy; the host can drop the path from `read_only_paths` to allow edits.
-    #[error("cannot {op} {path}: {zone} is read-only in this environment (reference material the host set aside). Copy what you need out first — cp {path} /tmp/{name} — and work on the copy")]
+    #[error(
+        "cannot {op} {path}: {zone} is read-only in this environment (reference material the host set aside). Copy what you need out first — cp {path} /tmp/{name} — and work on the copy"
+    )]
     ReadOnlyPath {
         /// The operation word.
         op: &'static str,
@@ -50,7 +54,9 @@ pub enum EnvError {
     },
     /// An `rm`/`mv` of a directory that contains a protected zone (it would take the zone with
     /// it). The agent removes or moves the other entries one by one.
-    #[error("cannot {op} {path}: it contains {zone}, which is read-only. Act on the entries beside {zone} one at a time instead")]
+    #[error(
+        "cannot {op} {path}: it contains {zone}, which is read-only. Act on the entries beside {zone} one at a time instead"
+    )]
     ContainsZone {
         /// The operation word.
         op: &'static str,
@@ -60,7 +66,9 @@ pub enum EnvError {
         zone: VPath,
     },
     /// A mutation of a `.d.ts` path under `/scripts` (those are derived). The agent edits the `.js`.
-    #[error("cannot {op} {path}: .d.ts paths under /scripts are derived from their sibling scripts and regenerated automatically — edit the .js file instead")]
+    #[error(
+        "cannot {op} {path}: .d.ts paths under /scripts are derived from their sibling scripts and regenerated automatically — edit the .js file instead"
+    )]
     Derived {
         /// The operation word.
         op: &'static str,
@@ -68,7 +76,9 @@ pub enum EnvError {
         path: VPath,
     },
     /// A TypeScript file under `/scripts`. The agent writes JavaScript with JSDoc types.
-    #[error("cannot {op} {path}: TypeScript sources cannot run here — write JavaScript (.js) with JSDoc type annotations instead")]
+    #[error(
+        "cannot {op} {path}: TypeScript sources cannot run here — write JavaScript (.js) with JSDoc type annotations instead"
+    )]
     TypeScript {
         /// The operation word.
         op: &'static str,
@@ -77,7 +87,9 @@ pub enum EnvError {
     },
     /// One file would exceed `max_file_bytes`. The agent splits the content; the host raises the
     /// limit in `EnvOptions::limits`.
-    #[error("file size limit exceeded: {path} would be {size} bytes, over the {cap}-byte cap (limits.max_file_bytes). Split the content across files, or ask the host to raise limits.max_file_bytes")]
+    #[error(
+        "file size limit exceeded: {path} would be {size} bytes, over the {cap}-byte cap (limits.max_file_bytes). Split the content across files, or ask the host to raise limits.max_file_bytes"
+    )]
     FileTooLarge {
         /// The file.
         path: VPath,
@@ -88,7 +100,9 @@ pub enum EnvError {
     },
     /// The whole tree (version blobs included) would exceed `max_vfs_bytes`. The agent removes
     /// files it no longer needs (under `/tmp` first); the host raises the limit.
-    #[error("environment size limit exceeded: this change to {path} would grow the tree to {would} bytes, past {cap} bytes (limits.max_vfs_bytes; earlier versions kept for undo count too). Remove what you no longer need under /tmp, or ask the host to raise limits.max_vfs_bytes")]
+    #[error(
+        "environment size limit exceeded: this change to {path} would grow the tree to {would} bytes, past {cap} bytes (limits.max_vfs_bytes; earlier versions kept for undo count too). Remove what you no longer need under /tmp, or ask the host to raise limits.max_vfs_bytes"
+    )]
     TreeTooLarge {
         /// The path being written.
         path: VPath,
@@ -112,7 +126,9 @@ pub enum EnvError {
     #[error("nothing to redo for {0} — redo only walks forward after an undo, and a fresh change clears it")]
     NothingToRedo(VPath),
     /// `undo`/`redo` of a directory path. The agent names one file.
-    #[error("cannot {op} {path}: it is a directory — undo works one file at a time; `history` with a file path lists its versions")]
+    #[error(
+        "cannot {op} {path}: it is a directory — undo works one file at a time; `history` with a file path lists its versions"
+    )]
     UndoDirectory {
         /// `undo` or `redo`.
         op: &'static str,
@@ -120,7 +136,9 @@ pub enum EnvError {
         path: VPath,
     },
     /// A mutating verb was given a wildcard that names nothing. The agent uses a script.
-    #[error("cannot {op} {path}: this verb takes one path, not a pattern — nothing is named \"{path}\". Do it in a script, where you can see the list before acting on it:\n  import * as fs from 'env:fs';\n  for (const p of await fs.glob('{path}')) {{ {recipe} }}\n(`ls` and `grep` do take patterns; the mutating verbs deliberately do not.)")]
+    #[error(
+        "cannot {op} {path}: this verb takes one path, not a pattern — nothing is named \"{path}\". Do it in a script, where you can see the list before acting on it:\n  import * as fs from 'env:fs';\n  for (const p of await fs.glob('{path}')) {{ {recipe} }}\n(`ls` and `grep` do take patterns; the mutating verbs deliberately do not.)"
+    )]
     Pattern {
         /// `remove`, `move` or `copy`.
         op: &'static str,
@@ -130,7 +148,9 @@ pub enum EnvError {
         recipe: &'static str,
     },
     /// A read of a binary file through a text verb. The agent uses `describe`.
-    #[error("{path} is a binary file ({size}) — {verb} only handles text. Use describe({path}) or a module's describe() from a script to inspect it")]
+    #[error(
+        "{path} is a binary file ({size}) — {verb} only handles text. Use describe({path}) or a module's describe() from a script to inspect it"
+    )]
     Binary {
         /// The verb.
         verb: &'static str,

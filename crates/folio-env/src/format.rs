@@ -30,9 +30,7 @@ pub fn fmt_count(n: usize) -> String {
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
 /// An ISO-8601 UTC timestamp (`2025-01-31T12:00:00.000Z`) for milliseconds since the epoch.
@@ -51,12 +49,7 @@ pub fn iso(ms: i64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
 /// Clips one line to [`LINE_CLIP`] characters, saying how much was cut.
@@ -154,7 +147,14 @@ mod tests {
         }
         assert_eq!(iso(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(iso(951_782_400_123), "2000-02-29T00:00:00.123Z");
-        for (text, raw) in [("", &b""[..]), ("YQ==", b"a"), ("YWI=", b"ab"), ("YWJj", b"abc"), ("aGVs\nbG8=", b"hello"), ("iVBORw0KGgo=", b"\x89PNG\r\n\x1a\n")] {
+        for (text, raw) in [
+            ("", &b""[..]),
+            ("YQ==", b"a"),
+            ("YWI=", b"ab"),
+            ("YWJj", b"abc"),
+            ("aGVs\nbG8=", b"hello"),
+            ("iVBORw0KGgo=", b"\x89PNG\r\n\x1a\n"),
+        ] {
             assert_eq!(b64_decode(text).as_deref(), Some(raw));
         }
         assert!(b64_decode("not base64!").is_none());

@@ -115,7 +115,12 @@ pub fn is_script(path: &VPath) -> bool {
 
 impl Gateway {
     /// A gateway over `tree`.
-    pub fn new(tree: Arc<MountTree>, limits: Limits, read_only: Vec<VPath>, validator: Arc<dyn ScriptValidator>) -> Gateway {
+    pub fn new(
+        tree: Arc<MountTree>,
+        limits: Limits,
+        read_only: Vec<VPath>,
+        validator: Arc<dyn ScriptValidator>,
+    ) -> Gateway {
         Gateway {
             tree,
             limits,
@@ -190,7 +195,12 @@ impl Gateway {
             }
         }
         if let Some(zone) = self.read_only.iter().find(|z| path.is_under(z)) {
-            return Err(EnvError::ReadOnlyPath { op, path: path.clone(), zone: zone.clone(), name: path.name().to_owned() });
+            return Err(EnvError::ReadOnlyPath {
+                op,
+                path: path.clone(),
+                zone: zone.clone(),
+                name: path.name().to_owned(),
+            });
         }
         let scripts = VPath::parse("/scripts")?;
         if path.is_under(&scripts) {
@@ -280,7 +290,9 @@ impl Gateway {
         if let Some(expected) = expect
             && prior.as_deref() != Some(expected)
         {
-            return Err(EnvError::refused(format!("{path} changed while the edit was being prepared — read it again and reapply the change")));
+            return Err(EnvError::refused(format!(
+                "{path} changed while the edit was being prepared — read it again and reapply the change"
+            )));
         }
         let content = match (&prior, op) {
             (Some(old), "append") => [old.as_slice(), data].concat(),
@@ -290,7 +302,13 @@ impl Gateway {
         let delta = content.len() as i64 - prior_len + prior_len;
         self.check_size(path, content.len() as u64, delta)?;
         self.validate(path, &content)?;
-        take(&self.versions).record(self.tree.as_ref(), path, prior.as_deref(), op, self.limits.max_versions_per_file)?;
+        take(&self.versions).record(
+            self.tree.as_ref(),
+            path,
+            prior.as_deref(),
+            op,
+            self.limits.max_versions_per_file,
+        )?;
         self.tree.write(path, &content)?;
         self.adjust_total(None);
         self.bump();
@@ -335,7 +353,10 @@ impl Gateway {
         let _guard = take(&self.lock);
         let pairs = folio_vfs::transfer_pairs(self.tree.as_ref(), op, from, to)?;
         if pairs.is_empty() {
-            return Err(EnvError::refused(format!("{from} is an empty directory — there is nothing to {}", if is_move { "move" } else { "copy" })));
+            return Err(EnvError::refused(format!(
+                "{from} is an empty directory — there is nothing to {}",
+                if is_move { "move" } else { "copy" }
+            )));
         }
         let mut staged = Vec::with_capacity(pairs.len());
         let mut delta = 0i64;
@@ -359,7 +380,11 @@ impl Gateway {
                 }
             }
         }
-        if is_move { self.tree.mv(from, to)? } else { self.tree.cp(from, to)? }
+        if is_move {
+            self.tree.mv(from, to)?
+        } else {
+            self.tree.cp(from, to)?
+        }
         self.adjust_total(None);
         self.bump();
         Ok(pairs.len())
@@ -379,7 +404,11 @@ impl Gateway {
         let tree = self.tree.as_ref();
         let ring = versions.ring(tree, path).unwrap_or_default();
         let Some(next) = (if side == Side::Undo { ring.undo.last() } else { ring.redo.last() }) else {
-            return Err(if side == Side::Undo { EnvError::NothingToUndo(path.clone()) } else { EnvError::NothingToRedo(path.clone()) });
+            return Err(if side == Side::Undo {
+                EnvError::NothingToUndo(path.clone())
+            } else {
+                EnvError::NothingToRedo(path.clone())
+            });
         };
         // Validate the content about to come back before either ring moves.
         if let Some(content) = versions.content(tree, next)? {

@@ -102,7 +102,13 @@ pub trait FileHandler: Send + Sync {
 /// `run_tests` are absent from the tool set.
 pub trait ScriptRunner: Send + Sync {
     /// Runs one script with `args`; the text is the verb's reply.
-    fn run_script(&self, env: &crate::Environment, path: &VPath, args: serde_json::Value, timeout_ms: Option<u64>) -> Result<String>;
+    fn run_script(
+        &self,
+        env: &crate::Environment,
+        path: &VPath,
+        args: serde_json::Value,
+        timeout_ms: Option<u64>,
+    ) -> Result<String>;
     /// Runs the tests at or below `path`.
     fn run_tests(&self, env: &crate::Environment, path: &VPath) -> Result<String>;
 }
@@ -125,9 +131,15 @@ pub type OnVerb = std::sync::Arc<dyn Fn(&VerbEvent) + Send + Sync>;
 
 /// Finds the handler claiming a file: first any magic match (in registration order), then any
 /// extension match. `head` is the first 64 bytes.
-pub fn claim<'a>(handlers: &'a [std::sync::Arc<dyn FileHandler>], path: &VPath, head: &[u8]) -> Option<&'a dyn FileHandler> {
+pub fn claim<'a>(
+    handlers: &'a [std::sync::Arc<dyn FileHandler>],
+    path: &VPath,
+    head: &[u8],
+) -> Option<&'a dyn FileHandler> {
     let by_magic = handlers.iter().find(|h| {
-        h.magic().iter().any(|m| head.len() >= m.offset + m.bytes.len() && head[m.offset..m.offset + m.bytes.len()] == m.bytes[..])
+        h.magic()
+            .iter()
+            .any(|m| head.len() >= m.offset + m.bytes.len() && head[m.offset..m.offset + m.bytes.len()] == m.bytes[..])
     });
     let by_ext = || {
         let ext = path.extension().map(|e| format!(".{}", e.to_lowercase()))?;

@@ -27,11 +27,19 @@ pub fn run_jsonl(env: &Environment, input: impl BufRead, mut output: impl Write)
                 "could not read this line as a call: {} — each line must be a JSON object like {{\"verb\": \"ls\", \"args\": {{\"path\": \"/\"}}}}",
                 line.chars().take(200).collect::<String>()
             );
-            writeln!(output, "{}", json!({"verb": Value::Null, "status": "error", "message": message, "data": Value::Null}))?;
+            writeln!(
+                output,
+                "{}",
+                json!({"verb": Value::Null, "status": "error", "message": message, "data": Value::Null})
+            )?;
             continue;
         };
         let result = env.call(&verb, args);
-        writeln!(output, "{}", json!({"verb": verb, "status": result.status, "message": result.message, "data": result.data}))?;
+        writeln!(
+            output,
+            "{}",
+            json!({"verb": verb, "status": result.status, "message": result.message, "data": result.data})
+        )?;
         for item in env.take_presented() {
             writeln!(
                 output,

@@ -65,7 +65,9 @@ pub use env::{EnvOptions, Environment};
 pub use error::{EnvError, Result};
 pub use format::{fmt_bytes, iso};
 pub use gateway::{AcceptScripts, Counters, Gateway, Limits, ScriptValidator, Stepped};
-pub use host::{Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, ScriptRunner, VerbEvent};
+pub use host::{
+    Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, ScriptRunner, VerbEvent,
+};
 pub use jsonl::run_jsonl;
 pub use media::media_type;
 pub use mounts::{ENV_ZONES, MountTree};

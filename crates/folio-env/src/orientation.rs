@@ -28,7 +28,9 @@ fn census(tree: &dyn Tree, path: &VPath) -> Option<(usize, u64)> {
 /// Builds the orientation text.
 pub fn build(env: &Environment) -> String {
     let tree = env.tree();
-    let mut out = String::from("# Orientation\n\nRegenerated every time this file is read. If it disagrees with `ls`, trust `ls`.\n");
+    let mut out = String::from(
+        "# Orientation\n\nRegenerated every time this file is read. If it disagrees with `ls`, trust `ls`.\n",
+    );
     if !env.warnings().is_empty() {
         out.push_str("\n## Read this first\n\n");
         for w in env.warnings() {
@@ -68,7 +70,12 @@ pub fn build(env: &Environment) -> String {
     }
 
     out.push_str("\n## Scripts you can run\n\n");
-    let scripts: Vec<VPath> = tree.glob("/scripts/**/*.js").unwrap_or_default().into_iter().filter(|p| !p.as_str().starts_with("/scripts/lib/")).collect();
+    let scripts: Vec<VPath> = tree
+        .glob("/scripts/**/*.js")
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| !p.as_str().starts_with("/scripts/lib/"))
+        .collect();
     if scripts.is_empty() {
         out.push_str("None yet. `write_file` a script under `/scripts` that does `export default async function (args) { … }`, with a one-line JSDoc comment above it.\n");
     } else {
@@ -119,7 +126,13 @@ pub fn build(env: &Environment) -> String {
         for r in &runs {
             let first: String = r.preview.lines().next().unwrap_or("").chars().take(120).collect();
             let extra = if first.is_empty() { String::new() } else { format!(" — {first}") };
-            out.push_str(&format!("- {} `{}` {} ({}ms){extra}\n", if r.ok { "ok" } else { "FAIL" }, r.script, r.args, r.ms));
+            out.push_str(&format!(
+                "- {} `{}` {} ({}ms){extra}\n",
+                if r.ok { "ok" } else { "FAIL" },
+                r.script,
+                r.args,
+                r.ms
+            ));
         }
         out.push_str("Full history: `history`, or grep `/.env/history.jsonl`.\n");
     }

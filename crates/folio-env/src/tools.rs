@@ -64,10 +64,17 @@ fn parse<T: DeserializeOwned + JsonSchema>(verb: &str, args: Value) -> Result<T>
     let args = if args.is_null() { json!({}) } else { args };
     serde_json::from_value(args).map_err(|err| {
         let schema = schema::<T>();
-        let required: Vec<&str> = schema["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-        let optional = schema["properties"].as_object().map(|p| p.keys().filter(|k| !required.contains(&k.as_str())).map(|k| format!("{k}?")).collect::<Vec<_>>());
-        let fields: Vec<String> = required.iter().map(|r| (*r).to_owned()).chain(optional.unwrap_or_default()).collect();
-        EnvError::args(verb, format!("the arguments do not fit ({err}) — call it as {verb} {{ {} }}", fields.join(", ")))
+        let required: Vec<&str> =
+            schema["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        let optional = schema["properties"]
+            .as_object()
+            .map(|p| p.keys().filter(|k| !required.contains(&k.as_str())).map(|k| format!("{k}?")).collect::<Vec<_>>());
+        let fields: Vec<String> =
+            required.iter().map(|r| (*r).to_owned()).chain(optional.unwrap_or_default()).collect();
+        EnvError::args(
+            verb,
+            format!("the arguments do not fit ({err}) — call it as {verb} {{ {} }}", fields.join(", ")),
+        )
     })
 }
 
@@ -76,32 +83,122 @@ impl Environment {
     /// their seam is wired.
     pub fn tools(&self) -> Vec<ToolDef> {
         let mut out = vec![
-            ToolDef { name: "write_file", description: verbs::write::WRITE_DOC, schema: schema::<verbs::write::WriteArgs>(), mutates: true },
-            ToolDef { name: "edit_file", description: verbs::write::EDIT_DOC, schema: schema::<verbs::write::EditArgs>(), mutates: true },
-            ToolDef { name: "rm", description: verbs::remove::RM_DOC, schema: schema::<verbs::remove::RmArgs>(), mutates: true },
-            ToolDef { name: "mv", description: verbs::remove::MV_DOC, schema: schema::<verbs::remove::TransferArgs>(), mutates: true },
-            ToolDef { name: "cp", description: verbs::remove::CP_DOC, schema: schema::<verbs::remove::TransferArgs>(), mutates: true },
-            ToolDef { name: "read_file", description: verbs::read::READ_DOC, schema: schema::<verbs::read::ReadArgs>(), mutates: false },
-            ToolDef { name: "ls", description: verbs::ls::LS_DOC, schema: schema::<verbs::ls::LsArgs>(), mutates: false },
-            ToolDef { name: "grep", description: verbs::grep::GREP_DOC, schema: schema::<verbs::grep::GrepArgs>(), mutates: false },
-            ToolDef { name: "describe", description: verbs::describe::DESCRIBE_DOC, schema: schema::<verbs::describe::DescribeArgs>(), mutates: false },
+            ToolDef {
+                name: "write_file",
+                description: verbs::write::WRITE_DOC,
+                schema: schema::<verbs::write::WriteArgs>(),
+                mutates: true,
+            },
+            ToolDef {
+                name: "edit_file",
+                description: verbs::write::EDIT_DOC,
+                schema: schema::<verbs::write::EditArgs>(),
+                mutates: true,
+            },
+            ToolDef {
+                name: "rm",
+                description: verbs::remove::RM_DOC,
+                schema: schema::<verbs::remove::RmArgs>(),
+                mutates: true,
+            },
+            ToolDef {
+                name: "mv",
+                description: verbs::remove::MV_DOC,
+                schema: schema::<verbs::remove::TransferArgs>(),
+                mutates: true,
+            },
+            ToolDef {
+                name: "cp",
+                description: verbs::remove::CP_DOC,
+                schema: schema::<verbs::remove::TransferArgs>(),
+                mutates: true,
+            },
+            ToolDef {
+                name: "read_file",
+                description: verbs::read::READ_DOC,
+                schema: schema::<verbs::read::ReadArgs>(),
+                mutates: false,
+            },
+            ToolDef {
+                name: "ls",
+                description: verbs::ls::LS_DOC,
+                schema: schema::<verbs::ls::LsArgs>(),
+                mutates: false,
+            },
+            ToolDef {
+                name: "grep",
+                description: verbs::grep::GREP_DOC,
+                schema: schema::<verbs::grep::GrepArgs>(),
+                mutates: false,
+            },
+            ToolDef {
+                name: "describe",
+                description: verbs::describe::DESCRIBE_DOC,
+                schema: schema::<verbs::describe::DescribeArgs>(),
+                mutates: false,
+            },
         ];
         if self.opts.runner.is_some() {
-            out.push(ToolDef { name: "run_script", description: verbs::run::RUN_DOC, schema: schema::<verbs::run::RunArgs>(), mutates: true });
-            out.push(ToolDef { name: "run_tests", description: verbs::run::TESTS_DOC, schema: schema::<verbs::run::TestsArgs>(), mutates: true });
+            out.push(ToolDef {
+                name: "run_script",
+                description: verbs::run::RUN_DOC,
+                schema: schema::<verbs::run::RunArgs>(),
+                mutates: true,
+            });
+            out.push(ToolDef {
+                name: "run_tests",
+                description: verbs::run::TESTS_DOC,
+                schema: schema::<verbs::run::TestsArgs>(),
+                mutates: true,
+            });
         }
         out.extend([
-            ToolDef { name: "undo", description: verbs::history::UNDO_DOC, schema: schema::<verbs::history::StepArgs>(), mutates: true },
-            ToolDef { name: "redo", description: verbs::history::REDO_DOC, schema: schema::<verbs::history::StepArgs>(), mutates: true },
-            ToolDef { name: "checkpoint", description: verbs::checkpoint::CHECKPOINT_DOC, schema: schema::<verbs::checkpoint::CheckpointArgs>(), mutates: true },
-            ToolDef { name: "diff", description: verbs::diff::DIFF_DOC, schema: schema::<verbs::diff::DiffArgs>(), mutates: false },
-            ToolDef { name: "history", description: verbs::history::HISTORY_DOC, schema: schema::<verbs::history::HistoryArgs>(), mutates: false },
+            ToolDef {
+                name: "undo",
+                description: verbs::history::UNDO_DOC,
+                schema: schema::<verbs::history::StepArgs>(),
+                mutates: true,
+            },
+            ToolDef {
+                name: "redo",
+                description: verbs::history::REDO_DOC,
+                schema: schema::<verbs::history::StepArgs>(),
+                mutates: true,
+            },
+            ToolDef {
+                name: "checkpoint",
+                description: verbs::checkpoint::CHECKPOINT_DOC,
+                schema: schema::<verbs::checkpoint::CheckpointArgs>(),
+                mutates: true,
+            },
+            ToolDef {
+                name: "diff",
+                description: verbs::diff::DIFF_DOC,
+                schema: schema::<verbs::diff::DiffArgs>(),
+                mutates: false,
+            },
+            ToolDef {
+                name: "history",
+                description: verbs::history::HISTORY_DOC,
+                schema: schema::<verbs::history::HistoryArgs>(),
+                mutates: false,
+            },
         ]);
         if self.opts.presenter.is_some() {
-            out.push(ToolDef { name: "present", description: verbs::host::PRESENT_DOC, schema: schema::<verbs::host::PresentArgs>(), mutates: false });
+            out.push(ToolDef {
+                name: "present",
+                description: verbs::host::PRESENT_DOC,
+                schema: schema::<verbs::host::PresentArgs>(),
+                mutates: false,
+            });
         }
         if self.opts.asker.is_some() {
-            out.push(ToolDef { name: "ask_user", description: verbs::host::ASK_DOC, schema: schema::<verbs::host::AskArgs>(), mutates: false });
+            out.push(ToolDef {
+                name: "ask_user",
+                description: verbs::host::ASK_DOC,
+                schema: schema::<verbs::host::AskArgs>(),
+                mutates: false,
+            });
         }
         out
     }
@@ -127,7 +224,10 @@ impl Environment {
             "ask_user" if self.opts.asker.is_some() => verbs::host::ask_user(self, parse(name, args)?),
             other => {
                 let names: Vec<&str> = self.tools().iter().map(|t| t.name).collect();
-                Err(EnvError::refused(format!("there is no verb named \"{other}\" here — the verbs are: {}", names.join(", "))))
+                Err(EnvError::refused(format!(
+                    "there is no verb named \"{other}\" here — the verbs are: {}",
+                    names.join(", ")
+                )))
             }
         }
     }
@@ -142,16 +242,20 @@ impl Environment {
         let result = match outcome {
             Ok(reply) => {
                 let budget = ((limits.max_tool_response_bytes as f64 * 1.5) as usize).max(1000);
-                let text = if reply.text.chars().count() > budget { self.spill(&reply.text, 1.5, "out") } else { reply.text };
+                let text =
+                    if reply.text.chars().count() > budget { self.spill(&reply.text, 1.5, "out") } else { reply.text };
                 ToolResult { status: Status::Success, message: text, data: reply.data }
             }
             Err(err) => {
-                let mut message = self.repeat.lock().unwrap_or_else(|p| p.into_inner()).fail(name, &args, &err.to_string());
+                let mut message =
+                    self.repeat.lock().unwrap_or_else(|p| p.into_inner()).fail(name, &args, &err.to_string());
                 let budget = (limits.max_tool_response_bytes / 2).max(1000);
                 if message.chars().count() > budget {
                     let total = message.chars().count();
                     message = message.chars().take(budget).collect();
-                    message.push_str(&format!("\n… [response truncated at {budget} of {total} chars (limits.max_tool_response_bytes)]"));
+                    message.push_str(&format!(
+                        "\n… [response truncated at {budget} of {total} chars (limits.max_tool_response_bytes)]"
+                    ));
                 }
                 ToolResult { status: Status::Error, message, data: Value::Null }
             }

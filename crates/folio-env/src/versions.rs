@@ -72,7 +72,8 @@ impl Versions {
                 Some(Ok(bytes)) => match serde_json::from_slice::<Index>(&bytes) {
                     Ok(index) => index,
                     Err(err) => {
-                        self.lost = Some(format!("{INDEX} could not be decoded ({err}); undo history was started afresh"));
+                        self.lost =
+                            Some(format!("{INDEX} could not be decoded ({err}); undo history was started afresh"));
                         Index::default()
                     }
                 },
@@ -157,13 +158,17 @@ impl Versions {
         max: usize,
     ) -> Result<Option<(Revision, Option<Vec<u8>>)>> {
         let op = if side == Side::Undo { "undo" } else { "redo" };
-        let Some(top) = self.ring(tree, path).and_then(|r| if side == Side::Undo { r.undo.last().cloned() } else { r.redo.last().cloned() }) else {
+        let Some(top) = self
+            .ring(tree, path)
+            .and_then(|r| if side == Side::Undo { r.undo.last().cloned() } else { r.redo.last().cloned() })
+        else {
             return Ok(None);
         };
         let content = self.content(tree, &top)?;
         let saved = self.save(tree, current, op)?;
         let ring = self.index(tree).paths.entry(path.as_str().to_owned()).or_default();
-        let (from, to) = if side == Side::Undo { (&mut ring.undo, &mut ring.redo) } else { (&mut ring.redo, &mut ring.undo) };
+        let (from, to) =
+            if side == Side::Undo { (&mut ring.undo, &mut ring.redo) } else { (&mut ring.redo, &mut ring.undo) };
         from.pop();
         to.push(saved);
         let excess = to.len().saturating_sub(max.max(1));

@@ -26,10 +26,7 @@ fn host_err(op: &'static str, path: &Path, source: std::io::Error) -> VfsError {
 }
 
 fn mtime_ms(meta: &std::fs::Metadata) -> i64 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_millis() as i64)
+    meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_millis() as i64)
 }
 
 impl HostDirTree {

@@ -12,7 +12,11 @@ use crate::error::Result;
 
 /// The builtin modules: name, one-line description, `.d.ts` text.
 const BUILTINS: [(&str, &str, &str); 3] = [
-    ("fs", "file I/O inside this tree: readFile, writeFile, appendFile, readdir, glob, stat, mkdir, rm, mv, cp, exists", types::FS),
+    (
+        "fs",
+        "file I/O inside this tree: readFile, writeFile, appendFile, readdir, glob, stat, mkdir, rm, mv, cp, exists",
+        types::FS,
+    ),
     ("std", "zero-dependency helpers: json, csv, text utilities, base64/bytes", types::STD),
     ("assert", "assertions for *.test.js scripts: equal, deepEqual, ok, match, throws, rejects, fail", types::ASSERT),
 ];
@@ -55,7 +59,8 @@ pub fn materialize(env: &Environment) -> Result<()> {
         "# /std — importable modules\n\nScripts import these as `env:<name>`, e.g. `import * as fs from 'env:fs'`. This directory is documentation, regenerated at every start and read-only.\n\n| Module | What it does | Types |\n|---|---|---|\n",
     );
     for (name, description) in &mods {
-        readme.push_str(&format!("| `env:{name}` | {} | `/std/{name}/index.d.ts` |\n", description.replace('|', "\\|")));
+        readme
+            .push_str(&format!("| `env:{name}` | {} | `/std/{name}/index.d.ts` |\n", description.replace('|', "\\|")));
     }
     readme.push_str("\nRead a module's `index.d.ts` before calling it. Modules take paths in and give paths out; big data stays in files.\n");
     put("/std/README.md", &readme)?;
@@ -63,7 +68,11 @@ pub fn materialize(env: &Environment) -> Result<()> {
         put(&format!("/std/{name}/index.d.ts"), dts)?;
     }
     for h in &env.opts.handlers {
-        let dts = format!("// env:{} — {}\n// This module claims files for `describe`; its script bindings are documented by the module itself.\n", h.module(), h.description());
+        let dts = format!(
+            "// env:{} — {}\n// This module claims files for `describe`; its script bindings are documented by the module itself.\n",
+            h.module(),
+            h.description()
+        );
         put(&format!("/std/{}/index.d.ts", h.module()), &dts)?;
     }
     let set = skill_set(env);
@@ -95,6 +104,9 @@ How to work:\n- Keep big data in files and read slices: `read_file` with start_l
         out.push_str("- ask_user(question, options) only for what the person alone can decide, before the expensive step, with the context they need. If nobody answers, proceed on a stated assumption.\n");
     }
     let mods: Vec<String> = modules(env).into_iter().map(|(n, d)| format!("env:{n} ({d})")).collect();
-    out.push_str(&format!("\nEnvironment modules available to scripts: {}.\n", if mods.is_empty() { "(none)".to_owned() } else { mods.join(", ") }));
+    out.push_str(&format!(
+        "\nEnvironment modules available to scripts: {}.\n",
+        if mods.is_empty() { "(none)".to_owned() } else { mods.join(", ") }
+    ));
     out
 }

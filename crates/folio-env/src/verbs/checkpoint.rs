@@ -26,26 +26,42 @@ pub struct CheckpointArgs {
 pub fn checkpoint(env: &Environment, args: CheckpointArgs) -> Result<Reply> {
     let action = args.action.as_deref().unwrap_or("list");
     if !matches!(action, "fork" | "restore" | "list" | "drop") {
-        return Err(EnvError::refused(format!("unknown checkpoint action \"{action}\" — use fork, restore, list or drop")));
+        return Err(EnvError::refused(format!(
+            "unknown checkpoint action \"{action}\" — use fork, restore, list or drop"
+        )));
     }
     if action == "list" {
         let lines = checkpoint::list(env);
         if lines.is_empty() {
-            return Ok(Reply::text("no checkpoints yet — checkpoint({action:'fork', name:'before-refactor'}) saves the tree as it is now"));
+            return Ok(Reply::text(
+                "no checkpoints yet — checkpoint({action:'fork', name:'before-refactor'}) saves the tree as it is now",
+            ));
         }
         return Ok(Reply::text(lines.join("\n")));
     }
     let Some(name) = args.name else {
-        return Err(EnvError::args("checkpoint", format!("checkpoint {action} needs {{ name }} — for example checkpoint({{action:'{action}', name:'before-refactor'}})")));
+        return Err(EnvError::args(
+            "checkpoint",
+            format!(
+                "checkpoint {action} needs {{ name }} — for example checkpoint({{action:'{action}', name:'before-refactor'}})"
+            ),
+        ));
     };
     Ok(Reply::text(match action {
         "fork" => {
             let (files, bytes) = checkpoint::fork(env, &name)?;
-            format!("saved checkpoint \"{name}\": {files} file(s), {}. checkpoint({{action:'restore', name:'{name}'}}) puts the tree back exactly as it is now.", fmt_bytes(bytes))
+            format!(
+                "saved checkpoint \"{name}\": {files} file(s), {}. checkpoint({{action:'restore', name:'{name}'}}) puts the tree back exactly as it is now.",
+                fmt_bytes(bytes)
+            )
         }
         "restore" => {
             let r = checkpoint::restore(env, &name)?;
-            let cleared = if r.forgotten > 0 { format!("Per-file undo history was cleared for the {} file(s) this changed. ", r.forgotten) } else { String::new() };
+            let cleared = if r.forgotten > 0 {
+                format!("Per-file undo history was cleared for the {} file(s) this changed. ", r.forgotten)
+            } else {
+                String::new()
+            };
             format!(
                 "restored \"{name}\": {} file(s) put back, {} created since then removed. {cleared}Run history is unchanged — it records what actually ran.",
                 r.put_back, r.removed

@@ -45,7 +45,8 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
                 }
             } else {
                 let text = String::from_utf8_lossy(&bytes);
-                let preview: String = text.split('\n').take(5).collect::<Vec<_>>().join("\n").chars().take(500).collect();
+                let preview: String =
+                    text.split('\n').take(5).collect::<Vec<_>>().join("\n").chars().take(500).collect();
                 generic["lines"] = json!(text.split('\n').count());
                 generic["preview"] = json!(preview);
             }
@@ -71,7 +72,8 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
                 }
                 None => {
                     if binary {
-                        let names: Vec<String> = env.opts.handlers.iter().map(|h| format!("env:{}", h.module())).collect();
+                        let names: Vec<String> =
+                            env.opts.handlers.iter().map(|h| format!("env:{}", h.module())).collect();
                         generic["note"] = json!(if names.is_empty() {
                             "no registered module claims this file".to_owned()
                         } else {

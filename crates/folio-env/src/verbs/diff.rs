@@ -96,20 +96,32 @@ pub fn diff(env: &Environment, args: DiffArgs) -> Result<Reply> {
     };
     let after = if tree.exists(&path)? { Some(tree.read(&path)?) } else { None };
     if before.as_deref().is_some_and(is_binary) || after.as_deref().is_some_and(is_binary) {
-        return Err(EnvError::refused(format!("{path} is a binary file — diff only handles text; describe it instead")));
+        return Err(EnvError::refused(format!(
+            "{path} is a binary file — diff only handles text; describe it instead"
+        )));
     }
     let text = |b: &Option<Vec<u8>>| b.as_ref().map(|d| String::from_utf8_lossy(d).into_owned());
     let (before, after) = (text(&before), text(&after));
     Ok(Reply::text(match (before, after) {
-        (None, None) => return Err(EnvError::refused(format!("{path} does not exist now and did not exist in {label} — check the path with ls"))),
+        (None, None) => {
+            return Err(EnvError::refused(format!(
+                "{path} does not exist now and did not exist in {label} — check the path with ls"
+            )));
+        }
         (None, Some(now)) => format!("{path} did not exist in {label} — it is new ({} lines).", lines(&now).len()),
-        (Some(then), None) => format!("{path} exists in {label} but not now — it was removed ({} lines then).", lines(&then).len()),
+        (Some(then), None) => {
+            format!("{path} exists in {label} but not now — it was removed ({} lines then).", lines(&then).len())
+        }
         (Some(then), Some(now)) if then == now => format!("{path} is unchanged since {label}"),
         (Some(then), Some(now)) => {
             let (a, b) = (lines(&then), lines(&now));
             match line_diff(&a, &b) {
                 Some(d) => format!("{path} vs {label} (- was, + is now):\n{d}"),
-                None => format!("(files too large to diff line by line: {} vs {} lines — read the ranges you care about instead)", a.len(), b.len()),
+                None => format!(
+                    "(files too large to diff line by line: {} vs {} lines — read the ranges you care about instead)",
+                    a.len(),
+                    b.len()
+                ),
             }
         }
     }))

@@ -46,7 +46,10 @@ pub fn step(env: &Environment, args: StepArgs, side: Side) -> Result<Reply> {
             "reverted {path} to the version saved before \"{}\" ({ts}); {state}. {} more undo step(s), {} redo step(s) available.",
             done.revision.op, done.undo_left, done.redo_left
         ),
-        Side::Redo => format!("redid {path} ({ts}); {state}. {} undo step(s), {} more redo step(s) available.", done.undo_left, done.redo_left),
+        Side::Redo => format!(
+            "redid {path} ({ts}); {state}. {} undo step(s), {} more redo step(s) available.",
+            done.undo_left, done.redo_left
+        ),
     }))
 }
 
@@ -55,11 +58,16 @@ pub fn history(env: &Environment, args: HistoryArgs) -> Result<Reply> {
     let limit = args.limit.unwrap_or(20).clamp(1, 100) as usize;
     if let Some(raw) = args.path {
         let path = VPath::parse(&raw)?;
-        let Some(ring) = env.gateway.with_versions(|v, t| v.ring(t, &path)).filter(|r| !r.undo.is_empty() || !r.redo.is_empty()) else {
-            return Err(EnvError::refused(format!("no recorded versions for {path} — it has not been changed through this environment yet")));
+        let Some(ring) =
+            env.gateway.with_versions(|v, t| v.ring(t, &path)).filter(|r| !r.undo.is_empty() || !r.redo.is_empty())
+        else {
+            return Err(EnvError::refused(format!(
+                "no recorded versions for {path} — it has not been changed through this environment yet"
+            )));
         };
         let mut lines = vec![format!("{path}: {} version(s) behind, {} ahead", ring.undo.len(), ring.redo.len())];
-        let size = |r: &crate::versions::Revision| if r.blob.is_some() { fmt_bytes(r.size) } else { "(absent)".to_owned() };
+        let size =
+            |r: &crate::versions::Revision| if r.blob.is_some() { fmt_bytes(r.size) } else { "(absent)".to_owned() };
         for r in ring.undo.iter().rev().take(limit) {
             lines.push(format!("  undo<- {}  {:<6}  {}", iso(r.ts), r.op, size(r)));
         }
@@ -75,9 +83,24 @@ pub fn history(env: &Environment, args: HistoryArgs) -> Result<Reply> {
     let lines: Vec<String> = runs
         .iter()
         .map(|r| {
-            let status = if !r.ok { "FAIL" } else if r.kind == "test" { "test" } else { "ok  " };
+            let status = if !r.ok {
+                "FAIL"
+            } else if r.kind == "test" {
+                "test"
+            } else {
+                "ok  "
+            };
             let spill = r.spill.as_ref().map(|s| format!(" spill={s}")).unwrap_or_default();
-            format!("{}  {status} {}ms  {} args={}{spill}  {}", r.ts, fmt_count(r.ms as usize), r.script, r.args, r.preview).trim_end().to_owned()
+            format!(
+                "{}  {status} {}ms  {} args={}{spill}  {}",
+                r.ts,
+                fmt_count(r.ms as usize),
+                r.script,
+                r.args,
+                r.preview
+            )
+            .trim_end()
+            .to_owned()
         })
         .collect();
     Ok(Reply::text(lines.join("\n")))

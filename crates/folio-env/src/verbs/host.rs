@@ -57,7 +57,9 @@ pub fn present(env: &Environment, args: PresentArgs) -> Result<Reply> {
     match tree.stat(&path)? {
         None => return Err(VfsError::NoSuchEntry(path).into()),
         Some(s) if s.kind == Kind::Dir => {
-            return Err(EnvError::refused(format!("{path} is a directory — present takes one file at a time; present each file in it separately")));
+            return Err(EnvError::refused(format!(
+                "{path} is a directory — present takes one file at a time; present each file in it separately"
+            )));
         }
         Some(_) => {}
     }
@@ -85,13 +87,21 @@ pub fn present(env: &Environment, args: PresentArgs) -> Result<Reply> {
 pub fn ask_user(env: &Environment, args: AskArgs) -> Result<Reply> {
     let question = args.question.trim();
     if question.is_empty() {
-        return Err(EnvError::args("ask_user", "question must be a non-empty string — write the question out in full, with the context the person needs"));
+        return Err(EnvError::args(
+            "ask_user",
+            "question must be a non-empty string — write the question out in full, with the context the person needs",
+        ));
     }
-    let options: Vec<String> = args.options.unwrap_or_default().iter().map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
+    let options: Vec<String> =
+        args.options.unwrap_or_default().iter().map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
     let Some(asker) = &env.opts.asker else {
-        return Err(EnvError::refused("ask_user is not available in this environment — carry on with a stated assumption"));
+        return Err(EnvError::refused(
+            "ask_user is not available in this environment — carry on with a stated assumption",
+        ));
     };
-    let answer = asker.ask(question, &options).map_err(|reason| EnvError::Host { what: "asking the person".to_owned(), reason })?;
+    let answer = asker
+        .ask(question, &options)
+        .map_err(|reason| EnvError::Host { what: "asking the person".to_owned(), reason })?;
     match answer.as_deref().map(str::trim) {
         Some(a) if !a.is_empty() => Ok(Reply { text: a.to_owned(), data: json!({"answer": a}) }),
         _ => Err(EnvError::refused(

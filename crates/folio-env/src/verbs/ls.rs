@@ -75,7 +75,11 @@ pub fn ls(env: &Environment, args: LsArgs) -> Result<Reply> {
     let tree = env.tree();
     let line = |path: &VPath, kind: Kind, size: u64, level: usize| {
         let indent = "  ".repeat(level);
-        let name = if kind == Kind::Dir { format!("{}/", path.name()) } else { format!("{} ({})", path.name(), fmt_bytes(size)) };
+        let name = if kind == Kind::Dir {
+            format!("{}/", path.name())
+        } else {
+            format!("{} ({})", path.name(), fmt_bytes(size))
+        };
         match describe_entry(env, path, kind) {
             Some(note) => format!("{indent}{name} — {note}"),
             None => format!("{indent}{name}"),
@@ -101,12 +105,21 @@ pub fn ls(env: &Environment, args: LsArgs) -> Result<Reply> {
     let fitted = fit(&body, limits.max_tool_response_lines, limits.max_tool_response_bytes);
     let mut out = format!("{raw}\n{}", fitted.text);
     if fitted.shown < fitted.total {
-        out.push_str(&format!("\n… [{} more entries — list a subdirectory or lower depth]", fitted.total - fitted.shown));
+        out.push_str(&format!(
+            "\n… [{} more entries — list a subdirectory or lower depth]",
+            fitted.total - fitted.shown
+        ));
     }
     Ok(Reply::text(out))
 }
 
-fn walk(tree: &dyn Tree, dir: &VPath, level: usize, depth: usize, out: &mut Vec<(VPath, Kind, u64, usize)>) -> Result<()> {
+fn walk(
+    tree: &dyn Tree,
+    dir: &VPath,
+    level: usize,
+    depth: usize,
+    out: &mut Vec<(VPath, Kind, u64, usize)>,
+) -> Result<()> {
     for e in tree.list(dir)? {
         let child = dir.join(&e.name)?;
         out.push((child.clone(), e.kind, e.size, level));

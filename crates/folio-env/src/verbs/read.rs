@@ -67,10 +67,9 @@ fn std_hint(env: &Environment, path: &VPath) -> EnvError {
     let owners: Vec<&String> = modules
         .iter()
         .filter(|m| {
-            VPath::parse(&format!("/std/{m}/index.d.ts"))
-                .ok()
-                .and_then(|p| tree.read(&p).ok())
-                .is_some_and(|d| String::from_utf8_lossy(&d).lines().any(|l| l.starts_with("export") && l.contains(&needle)))
+            VPath::parse(&format!("/std/{m}/index.d.ts")).ok().and_then(|p| tree.read(&p).ok()).is_some_and(|d| {
+                String::from_utf8_lossy(&d).lines().any(|l| l.starts_with("export") && l.contains(&needle))
+            })
         })
         .collect();
     match owners.first() {
@@ -100,7 +99,9 @@ pub fn read_file(env: &Environment, args: ReadArgs) -> Result<Reply> {
     }
     let requested_end = args.end_line.map_or(total, |e| e as usize);
     if requested_end < start {
-        return Err(EnvError::refused(format!("end_line {requested_end} is before start_line {start} — give an end_line of at least {start}")));
+        return Err(EnvError::refused(format!(
+            "end_line {requested_end} is before start_line {start} — give an end_line of at least {start}"
+        )));
     }
     let mut end = requested_end.min(total).min(start + page - 1);
     let width = end.to_string().len();
@@ -111,7 +112,12 @@ pub fn read_file(env: &Environment, args: ReadArgs) -> Result<Reply> {
     }
     let mut out = String::new();
     if end < total || start > 1 {
-        out.push_str(&format!("showing lines {}–{} of {} ({path})\n", fmt_count(start), fmt_count(end), fmt_count(total)));
+        out.push_str(&format!(
+            "showing lines {}–{} of {} ({path})\n",
+            fmt_count(start),
+            fmt_count(end),
+            fmt_count(total)
+        ));
     }
     out.push_str(&fitted.text);
     if end < requested_end && end < total {

@@ -11,7 +11,8 @@ use crate::error::{EnvError, Result};
 /// Tool description of `rm`.
 pub const RM_DOC: &str = "Remove a file, or a directory with everything in it. Takes one path, not a pattern. Each removed file can be brought back with `undo` on its path.";
 /// Tool description of `mv`.
-pub const MV_DOC: &str = "Move or rename a file or directory. Give the full destination path. Undo per file with `undo`.";
+pub const MV_DOC: &str =
+    "Move or rename a file or directory. Give the full destination path. Undo per file with `undo`.";
 /// Tool description of `cp`.
 pub const CP_DOC: &str = "Copy a file or directory to a full destination path. Copying out of a read-only area into /tmp is how you work on reference material.";
 
@@ -60,7 +61,11 @@ pub fn transfer(env: &Environment, args: TransferArgs, is_move: bool) -> Result<
         }
         env.gateway.check(&to, if is_move { "move to" } else { "copy to" })?;
         if is_pattern(&args.from) {
-            let recipe = if is_move { "await fs.mv(p, '/tmp/' + p.split('/').pop());" } else { "await fs.cp(p, '/tmp/' + p.split('/').pop());" };
+            let recipe = if is_move {
+                "await fs.mv(p, '/tmp/' + p.split('/').pop());"
+            } else {
+                "await fs.cp(p, '/tmp/' + p.split('/').pop());"
+            };
             return Err(EnvError::Pattern { op: word, path: args.from, recipe });
         }
         return Err(VfsError::NoSuchEntry(from).into());

@@ -11,7 +11,8 @@ use crate::error::{EnvError, Result};
 /// Tool description of `run_script`.
 pub const RUN_DOC: &str = "Run a script from /scripts: its default export is called with `args` and its result, console output and duration come back. Long output is cut and the full text is written to /tmp/run-<id>.* (the reply names the file).";
 /// Tool description of `run_tests`.
-pub const TESTS_DOC: &str = "Run the *.test.js files at or below a path (default /scripts) and report PASS/FAIL per file.";
+pub const TESTS_DOC: &str =
+    "Run the *.test.js files at or below a path (default /scripts) and report PASS/FAIL per file.";
 
 /// Arguments of `run_script`.
 #[derive(Deserialize, JsonSchema)]
@@ -37,7 +38,9 @@ pub struct TestsArgs {
 /// Hands the call to the wired runner.
 pub fn run(env: &Environment, name: &str, args: serde_json::Value) -> Result<Reply> {
     let Some(runner) = env.opts.runner.clone() else {
-        return Err(EnvError::refused(format!("{name} is not available in this environment — no script runner is wired")));
+        return Err(EnvError::refused(format!(
+            "{name} is not available in this environment — no script runner is wired"
+        )));
     };
     let args = if args.is_null() { serde_json::json!({}) } else { args };
     let bad = |e: serde_json::Error| EnvError::args(name, format!("the arguments do not fit ({e})"));

@@ -58,7 +58,9 @@ pub fn write_file(env: &Environment, args: WriteArgs) -> Result<Reply> {
             };
             return Err(EnvError::args(
                 "write_file",
-                format!("content must be a string, got {kind}. Serialize it first — content: JSON.stringify(value, null, 2) — or pass base64 with encoding: \"base64\""),
+                format!(
+                    "content must be a string, got {kind}. Serialize it first — content: JSON.stringify(value, null, 2) — or pass base64 with encoding: \"base64\""
+                ),
             ));
         }
     };
@@ -89,7 +91,10 @@ pub fn edit_file(env: &Environment, args: EditArgs) -> Result<Reply> {
     let path = VPath::parse(&args.path)?;
     env.gateway.check(&path, "edit")?;
     if args.old_str.is_empty() {
-        return Err(EnvError::args("edit_file", "old_str must be non-empty — to add text, write_file with append: true, or replace a neighbouring line"));
+        return Err(EnvError::args(
+            "edit_file",
+            "old_str must be non-empty — to add text, write_file with append: true, or replace a neighbouring line",
+        ));
     }
     let tree = env.tree();
     match folio_vfs::Tree::stat(tree, &path)? {

@@ -10,7 +10,8 @@ use super::Expect::{Err, Ok};
 use super::{check, env, env_with, err, ok, p, put, read};
 
 fn corpus_env() -> folio_env::Environment {
-    let env = env_with(EnvOptions { read_only_paths: vec!["/corpus".into(), "/project/src".into()], ..Default::default() });
+    let env =
+        env_with(EnvOptions { read_only_paths: vec!["/corpus".into(), "/project/src".into()], ..Default::default() });
     env.mount("/corpus", "a.txt", b"alpha\nbeta\n").unwrap();
     env.mount("/project/src", "main.rs", b"fn main() {}\n").unwrap();
     put(&env, "/project/notes.md", "notes");
@@ -22,21 +23,24 @@ fn every_mutating_verb_is_refused_inside_a_read_only_path() {
     let env = corpus_env();
     put(&env, "/tmp/x.txt", "x");
     let zone: &[&str] = &["/corpus is read-only", "cp /corpus/", "/tmp/"];
-    check(&env, &[
-        ("write_file", json!({"path": "/corpus/new.txt", "content": "n"}), Err(zone)),
-        ("write_file", json!({"path": "/corpus/a.txt", "content": "n"}), Err(zone)),
-        ("edit_file", json!({"path": "/corpus/a.txt", "old_str": "alpha", "new_str": "A"}), Err(zone)),
-        ("rm", json!({"path": "/corpus/a.txt"}), Err(zone)),
-        ("rm", json!({"path": "/corpus"}), Err(&["/corpus is read-only"])),
-        ("mv", json!({"from": "/corpus/a.txt", "to": "/tmp/a.txt"}), Err(zone)),
-        ("mv", json!({"from": "/tmp/x.txt", "to": "/corpus/x.txt"}), Err(&["/corpus is read-only"])),
-        ("cp", json!({"from": "/tmp/x.txt", "to": "/corpus/x.txt"}), Err(&["/corpus is read-only"])),
-        ("undo", json!({"path": "/corpus/a.txt"}), Err(&["read-only"])),
-        // Reading stays open, and copying out is the documented workflow.
-        ("read_file", json!({"path": "/corpus/a.txt"}), Ok(&["1\talpha"])),
-        ("grep", json!({"pattern": "beta", "path": "/corpus"}), Ok(&["/corpus/a.txt:2: beta"])),
-        ("cp", json!({"from": "/corpus/a.txt", "to": "/tmp/a.txt"}), Ok(&["copied /corpus/a.txt -> /tmp/a.txt"])),
-    ]);
+    check(
+        &env,
+        &[
+            ("write_file", json!({"path": "/corpus/new.txt", "content": "n"}), Err(zone)),
+            ("write_file", json!({"path": "/corpus/a.txt", "content": "n"}), Err(zone)),
+            ("edit_file", json!({"path": "/corpus/a.txt", "old_str": "alpha", "new_str": "A"}), Err(zone)),
+            ("rm", json!({"path": "/corpus/a.txt"}), Err(zone)),
+            ("rm", json!({"path": "/corpus"}), Err(&["/corpus is read-only"])),
+            ("mv", json!({"from": "/corpus/a.txt", "to": "/tmp/a.txt"}), Err(zone)),
+            ("mv", json!({"from": "/tmp/x.txt", "to": "/corpus/x.txt"}), Err(&["/corpus is read-only"])),
+            ("cp", json!({"from": "/tmp/x.txt", "to": "/corpus/x.txt"}), Err(&["/corpus is read-only"])),
+            ("undo", json!({"path": "/corpus/a.txt"}), Err(&["read-only"])),
+            // Reading stays open, and copying out is the documented workflow.
+            ("read_file", json!({"path": "/corpus/a.txt"}), Ok(&["1\talpha"])),
+            ("grep", json!({"pattern": "beta", "path": "/corpus"}), Ok(&["/corpus/a.txt:2: beta"])),
+            ("cp", json!({"from": "/corpus/a.txt", "to": "/tmp/a.txt"}), Ok(&["copied /corpus/a.txt -> /tmp/a.txt"])),
+        ],
+    );
     assert_eq!(read(&env, "/corpus/a.txt").as_deref(), Some("alpha\nbeta\n"));
     assert!(read(&env, "/corpus/new.txt").is_none());
     assert_eq!(read(&env, "/tmp/x.txt").as_deref(), Some("x"));
@@ -45,11 +49,18 @@ fn every_mutating_verb_is_refused_inside_a_read_only_path() {
 #[test]
 fn removing_or_moving_a_parent_of_a_zone_is_refused() {
     let env = corpus_env();
-    check(&env, &[
-        ("rm", json!({"path": "/project"}), Err(&["cannot remove /project", "contains /project/src"])),
-        ("mv", json!({"from": "/project", "to": "/elsewhere"}), Err(&["cannot move /project", "contains /project/src"])),
-        ("rm", json!({"path": "/project/notes.md"}), Ok(&["removed /project/notes.md"])),
-    ]);
+    check(
+        &env,
+        &[
+            ("rm", json!({"path": "/project"}), Err(&["cannot remove /project", "contains /project/src"])),
+            (
+                "mv",
+                json!({"from": "/project", "to": "/elsewhere"}),
+                Err(&["cannot move /project", "contains /project/src"]),
+            ),
+            ("rm", json!({"path": "/project/notes.md"}), Ok(&["removed /project/notes.md"])),
+        ],
+    );
     assert!(read(&env, "/project/src/main.rs").is_some());
     assert!(read(&env, "/elsewhere/src/main.rs").is_none());
 }
@@ -58,19 +69,34 @@ fn removing_or_moving_a_parent_of_a_zone_is_refused() {
 fn environment_zones_are_read_only_including_skills() {
     let env = env();
     let before = read(&env, "/skills/imports.md").unwrap();
-    check(&env, &[
-        ("write_file", json!({"path": "/skills/imports.md", "content": "x"}), Err(&["/skills", "read-only", "/tmp/imports.md"])),
-        ("write_file", json!({"path": "/skills/new.md", "content": "x"}), Err(&["/skills"])),
-        ("rm", json!({"path": "/skills"}), Err(&["cannot remove /skills"])),
-        ("edit_file", json!({"path": "/skills/imports.md", "old_str": "Imports", "new_str": "x"}), Err(&["/skills"])),
-        ("write_file", json!({"path": "/std/fs/index.d.ts", "content": "x"}), Err(&["/std", "read-only"])),
-        ("write_file", json!({"path": "/.env/history.jsonl", "content": "x"}), Err(&["/.env is maintained by the environment"])),
-        ("rm", json!({"path": "/"}), Err(&["cannot remove the root directory"])),
-        ("write_file", json!({"path": "/scripts/a.d.ts", "content": "x"}), Err(&["derived"])),
-        ("write_file", json!({"path": "/scripts/y.d.ts/notes/keep.txt", "content": "x"}), Err(&["derived"])),
-        ("write_file", json!({"path": "/scripts/a.ts", "content": "x"}), Err(&["TypeScript"])),
-        ("cp", json!({"from": "/skills/imports.md", "to": "/tmp/imports.md"}), Ok(&["copied"])),
-    ]);
+    check(
+        &env,
+        &[
+            (
+                "write_file",
+                json!({"path": "/skills/imports.md", "content": "x"}),
+                Err(&["/skills", "read-only", "/tmp/imports.md"]),
+            ),
+            ("write_file", json!({"path": "/skills/new.md", "content": "x"}), Err(&["/skills"])),
+            ("rm", json!({"path": "/skills"}), Err(&["cannot remove /skills"])),
+            (
+                "edit_file",
+                json!({"path": "/skills/imports.md", "old_str": "Imports", "new_str": "x"}),
+                Err(&["/skills"]),
+            ),
+            ("write_file", json!({"path": "/std/fs/index.d.ts", "content": "x"}), Err(&["/std", "read-only"])),
+            (
+                "write_file",
+                json!({"path": "/.env/history.jsonl", "content": "x"}),
+                Err(&["/.env is maintained by the environment"]),
+            ),
+            ("rm", json!({"path": "/"}), Err(&["cannot remove the root directory"])),
+            ("write_file", json!({"path": "/scripts/a.d.ts", "content": "x"}), Err(&["derived"])),
+            ("write_file", json!({"path": "/scripts/y.d.ts/notes/keep.txt", "content": "x"}), Err(&["derived"])),
+            ("write_file", json!({"path": "/scripts/a.ts", "content": "x"}), Err(&["TypeScript"])),
+            ("cp", json!({"from": "/skills/imports.md", "to": "/tmp/imports.md"}), Ok(&["copied"])),
+        ],
+    );
     assert_eq!(read(&env, "/skills/imports.md").unwrap(), before);
     assert!(read(&env, "/skills/new.md").is_none());
 }
@@ -89,7 +115,14 @@ fn limits_name_the_field_to_raise_and_count_hits() {
     let limits = Limits { max_file_bytes: 100, ..Default::default() };
     let env = env_with(EnvOptions { limits, ..Default::default() });
     let big = "x".repeat(101);
-    check(&env, &[("write_file", json!({"path": "/out/a.txt", "content": big}), Err(&["file size limit exceeded", "limits.max_file_bytes"]))]);
+    check(
+        &env,
+        &[(
+            "write_file",
+            json!({"path": "/out/a.txt", "content": big}),
+            Err(&["file size limit exceeded", "limits.max_file_bytes"]),
+        )],
+    );
     assert!(env.mount("/inbox", "big.txt", big.as_bytes()).unwrap_err().to_string().contains("limits.max_file_bytes"));
     assert_eq!(env.gateway().counters().limit_hits, 2);
     assert_eq!(env.gateway().counters().mutations, 0);
@@ -107,7 +140,11 @@ fn limits_name_the_field_to_raise_and_count_hits() {
 struct NoEval;
 impl ScriptValidator for NoEval {
     fn validate(&self, _: &VPath, source: &[u8], _: &dyn Tree) -> Result<(), String> {
-        if String::from_utf8_lossy(source).contains("eval(") { Result::Err("eval is not allowed — compute the value directly".into()) } else { Result::Ok(()) }
+        if String::from_utf8_lossy(source).contains("eval(") {
+            Result::Err("eval is not allowed — compute the value directly".into())
+        } else {
+            Result::Ok(())
+        }
     }
 }
 
@@ -115,12 +152,23 @@ impl ScriptValidator for NoEval {
 fn the_validation_hook_guards_every_way_into_scripts_including_mount() {
     let env = env_with(EnvOptions { validator: Some(Arc::new(NoEval)), ..Default::default() });
     put(&env, "/tmp/bad.js", "eval(1)");
-    check(&env, &[
-        ("write_file", json!({"path": "/scripts/a.js", "content": "eval(1)"}), Err(&["/scripts/a.js was not saved", "eval is not allowed"])),
-        ("cp", json!({"from": "/tmp/bad.js", "to": "/scripts/bad.js"}), Err(&["was not saved"])),
-        ("write_file", json!({"path": "/scripts/a.js", "content": "export default () => 1"}), Ok(&["created /scripts/a.js"])),
-        ("write_file", json!({"path": "/tmp/b.js", "content": "eval(1)"}), Ok(&["created"])),
-    ]);
+    check(
+        &env,
+        &[
+            (
+                "write_file",
+                json!({"path": "/scripts/a.js", "content": "eval(1)"}),
+                Err(&["/scripts/a.js was not saved", "eval is not allowed"]),
+            ),
+            ("cp", json!({"from": "/tmp/bad.js", "to": "/scripts/bad.js"}), Err(&["was not saved"])),
+            (
+                "write_file",
+                json!({"path": "/scripts/a.js", "content": "export default () => 1"}),
+                Ok(&["created /scripts/a.js"]),
+            ),
+            ("write_file", json!({"path": "/tmp/b.js", "content": "eval(1)"}), Ok(&["created"])),
+        ],
+    );
     let e = env.mount("/scripts", "m.js", b"eval(2)").unwrap_err();
     assert!(e.to_string().contains("was not saved"), "{e}");
     assert!(read(&env, "/scripts/m.js").is_none());
@@ -134,7 +182,10 @@ fn mount_never_overwrites_and_bypasses_only_host_zones() {
     let third = env.mount("/inbox", "chart.png", b"three").unwrap();
     let plain = env.mount("/inbox", "README", b"r").unwrap();
     let plain2 = env.mount("/inbox", "README", b"r2").unwrap();
-    assert_eq!([first.as_str(), second.as_str(), third.as_str()], ["/inbox/chart.png", "/inbox/chart-2.png", "/inbox/chart-3.png"]);
+    assert_eq!(
+        [first.as_str(), second.as_str(), third.as_str()],
+        ["/inbox/chart.png", "/inbox/chart-2.png", "/inbox/chart-3.png"]
+    );
     assert_eq!([plain.as_str(), plain2.as_str()], ["/inbox/README", "/inbox/README-2"]);
     assert_eq!(read(&env, "/inbox/chart.png").as_deref(), Some("one"));
     for dir in ["/.env", "/std/fs", "/skills"] {
@@ -153,15 +204,26 @@ fn telemetry_measures_mutation_and_survives_a_panicking_sink() {
     ok(&env, "read_file", json!({"path": "/out/a.txt"}));
     err(&env, "rm", json!({"path": "/out/missing"}));
     ok(&env, "checkpoint", json!({"action": "fork", "name": "c"}));
-    let got: Vec<(String, bool, bool)> = events.lock().unwrap().iter().map(|e| (e.name.clone(), e.ok, e.mutated)).collect();
-    assert_eq!(got, vec![
-        ("write_file".into(), true, true),
-        ("read_file".into(), true, false),
-        ("rm".into(), false, false),
-        ("checkpoint".into(), true, false),
-    ]);
+    let got: Vec<(String, bool, bool)> =
+        events.lock().unwrap().iter().map(|e| (e.name.clone(), e.ok, e.mutated)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("write_file".into(), true, true),
+            ("read_file".into(), true, false),
+            ("rm".into(), false, false),
+            ("checkpoint".into(), true, false),
+        ]
+    );
     let mutating: Vec<(&str, bool)> = env.tools().iter().map(|t| (t.name, t.mutates)).collect();
-    for (name, m) in [("write_file", true), ("undo", true), ("checkpoint", true), ("read_file", false), ("diff", false), ("history", false)] {
+    for (name, m) in [
+        ("write_file", true),
+        ("undo", true),
+        ("checkpoint", true),
+        ("read_file", false),
+        ("diff", false),
+        ("history", false),
+    ] {
         assert!(mutating.contains(&(name, m)), "{name}");
     }
 

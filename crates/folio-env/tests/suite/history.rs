@@ -9,36 +9,53 @@ use super::{check, env, env_with, err, ok, put, read};
 #[test]
 fn undo_and_redo_walk_a_files_versions() {
     let env = env();
-    check(&env, &[
-        ("write_file", json!({"path": "/out/a.txt", "content": "v1"}), Ok(&[])),
-        ("write_file", json!({"path": "/out/a.txt", "content": "v2"}), Ok(&[])),
-        ("edit_file", json!({"path": "/out/a.txt", "old_str": "v2", "new_str": "v3"}), Ok(&[])),
-        ("undo", json!({"path": "/out/a.txt"}), Ok(&["reverted /out/a.txt to the version saved before \"edit\"", "file restored", "2 more undo step(s), 1 redo step(s)"])),
-        ("undo", json!({"path": "/out/a.txt"}), Ok(&["before \"write\""])),
-        ("redo", json!({"path": "/out/a.txt"}), Ok(&["redid /out/a.txt", "file restored"])),
-        ("redo", json!({"path": "/out/a.txt"}), Ok(&["0 more redo step(s)"])),
-        ("redo", json!({"path": "/out/a.txt"}), Err(&["nothing to redo for /out/a.txt"])),
-    ]);
+    check(
+        &env,
+        &[
+            ("write_file", json!({"path": "/out/a.txt", "content": "v1"}), Ok(&[])),
+            ("write_file", json!({"path": "/out/a.txt", "content": "v2"}), Ok(&[])),
+            ("edit_file", json!({"path": "/out/a.txt", "old_str": "v2", "new_str": "v3"}), Ok(&[])),
+            (
+                "undo",
+                json!({"path": "/out/a.txt"}),
+                Ok(&[
+                    "reverted /out/a.txt to the version saved before \"edit\"",
+                    "file restored",
+                    "2 more undo step(s), 1 redo step(s)",
+                ]),
+            ),
+            ("undo", json!({"path": "/out/a.txt"}), Ok(&["before \"write\""])),
+            ("redo", json!({"path": "/out/a.txt"}), Ok(&["redid /out/a.txt", "file restored"])),
+            ("redo", json!({"path": "/out/a.txt"}), Ok(&["0 more redo step(s)"])),
+            ("redo", json!({"path": "/out/a.txt"}), Err(&["nothing to redo for /out/a.txt"])),
+        ],
+    );
     assert_eq!(read(&env, "/out/a.txt").as_deref(), Some("v3"));
     // A fresh change truncates the redo branch.
     ok(&env, "undo", json!({"path": "/out/a.txt"}));
     ok(&env, "write_file", json!({"path": "/out/a.txt", "content": "fork"}));
     assert!(err(&env, "redo", json!({"path": "/out/a.txt"})).contains("nothing to redo"));
-    check(&env, &[
-        ("undo", json!({"path": "/out/a.txt"}), Ok(&[])),
-        ("undo", json!({"path": "/out/a.txt"}), Ok(&[])),
-        ("undo", json!({"path": "/out/a.txt"}), Ok(&["file removed (this undid its creation)"])),
-        ("undo", json!({"path": "/out/a.txt"}), Err(&["nothing to undo for /out/a.txt"])),
-        ("undo", json!({"path": "/out"}), Err(&["it is a directory"])),
-        ("undo", json!({"path": "/.env/history.jsonl"}), Err(&["read-only"])),
-        ("undo", json!({"path": "/scripts/x.d.ts"}), Err(&["derived"])),
-    ]);
+    check(
+        &env,
+        &[
+            ("undo", json!({"path": "/out/a.txt"}), Ok(&[])),
+            ("undo", json!({"path": "/out/a.txt"}), Ok(&[])),
+            ("undo", json!({"path": "/out/a.txt"}), Ok(&["file removed (this undid its creation)"])),
+            ("undo", json!({"path": "/out/a.txt"}), Err(&["nothing to undo for /out/a.txt"])),
+            ("undo", json!({"path": "/out"}), Err(&["it is a directory"])),
+            ("undo", json!({"path": "/.env/history.jsonl"}), Err(&["read-only"])),
+            ("undo", json!({"path": "/scripts/x.d.ts"}), Err(&["derived"])),
+        ],
+    );
     assert!(read(&env, "/out/a.txt").is_none());
 }
 
 #[test]
 fn rm_is_undoable_file_by_file_and_rings_are_bounded() {
-    let env = env_with(EnvOptions { limits: Limits { max_versions_per_file: 2, ..Default::default() }, ..Default::default() });
+    let env = env_with(EnvOptions {
+        limits: Limits { max_versions_per_file: 2, ..Default::default() },
+        ..Default::default()
+    });
     ok(&env, "write_file", json!({"path": "/tmp/d/1.txt", "content": "one"}));
     ok(&env, "write_file", json!({"path": "/tmp/d/2.txt", "content": "two"}));
     ok(&env, "rm", json!({"path": "/tmp/d"}));
@@ -69,7 +86,16 @@ fn history_lists_versions_and_runs() {
     assert!(err(&env, "history", json!({"path": "/out/none"})).contains("no recorded versions for /out/none"));
     assert_eq!(ok(&env, "history", json!({})), "no runs recorded yet");
     for (script, okay) in [("/scripts/add.js", true), ("/scripts/boom.js", false)] {
-        let rec = RunRecord { ts: "2025-01-01T00:00:00.000Z".into(), script: script.into(), args: json!({"a": 1, "b": 2}), ok: okay, kind: "run".into(), ms: 12, preview: "result".into(), spill: None };
+        let rec = RunRecord {
+            ts: "2025-01-01T00:00:00.000Z".into(),
+            script: script.into(),
+            args: json!({"a": 1, "b": 2}),
+            ok: okay,
+            kind: "run".into(),
+            ms: 12,
+            preview: "result".into(),
+            spill: None,
+        };
         folio_env::record_run(&env, &rec).unwrap();
     }
     let runs = ok(&env, "history", json!({}));
@@ -81,9 +107,19 @@ fn history_lists_versions_and_runs() {
 
 #[test]
 fn run_log_is_a_ring() {
-    let env = env_with(EnvOptions { limits: Limits { max_history_lines: 3, ..Default::default() }, ..Default::default() });
+    let env =
+        env_with(EnvOptions { limits: Limits { max_history_lines: 3, ..Default::default() }, ..Default::default() });
     for i in 1..=5 {
-        let rec = RunRecord { ts: "t".into(), script: format!("/scripts/r{i}.js"), args: json!({}), ok: true, kind: "run".into(), ms: 1, preview: String::new(), spill: None };
+        let rec = RunRecord {
+            ts: "t".into(),
+            script: format!("/scripts/r{i}.js"),
+            args: json!({}),
+            ok: true,
+            kind: "run".into(),
+            ms: 1,
+            preview: String::new(),
+            spill: None,
+        };
         folio_env::record_run(&env, &rec).unwrap();
     }
     let runs = ok(&env, "history", json!({}));
@@ -93,31 +129,52 @@ fn run_log_is_a_ring() {
 #[test]
 fn checkpoints_fork_restore_list_and_drop() {
     let env = env();
-    check(&env, &[
-        ("checkpoint", json!({}), Ok(&["no checkpoints yet"])),
-        ("write_file", json!({"path": "/out/a.txt", "content": "state a"}), Ok(&[])),
-        ("write_file", json!({"path": "/scripts/s.js", "content": "export default 1"}), Ok(&[])),
-        ("checkpoint", json!({"action": "fork", "name": "state-a"}), Ok(&["saved checkpoint \"state-a\": 2 file(s)"])),
-        ("write_file", json!({"path": "/out/a.txt", "content": "state b"}), Ok(&[])),
-        ("rm", json!({"path": "/scripts/s.js"}), Ok(&[])),
-        ("write_file", json!({"path": "/tmp/new.txt", "content": "new"}), Ok(&[])),
-        ("checkpoint", json!({"action": "fork", "name": "state-b"}), Ok(&[])),
-        ("checkpoint", json!({"action": "list"}), Ok(&["state-a  2 file(s)", "state-b  2 file(s)"])),
-        ("checkpoint", json!({"action": "restore", "name": "state-a"}), Ok(&["restored \"state-a\": 2 file(s) put back, 1 created since then removed", "Run history is unchanged"])),
-    ]);
+    check(
+        &env,
+        &[
+            ("checkpoint", json!({}), Ok(&["no checkpoints yet"])),
+            ("write_file", json!({"path": "/out/a.txt", "content": "state a"}), Ok(&[])),
+            ("write_file", json!({"path": "/scripts/s.js", "content": "export default 1"}), Ok(&[])),
+            (
+                "checkpoint",
+                json!({"action": "fork", "name": "state-a"}),
+                Ok(&["saved checkpoint \"state-a\": 2 file(s)"]),
+            ),
+            ("write_file", json!({"path": "/out/a.txt", "content": "state b"}), Ok(&[])),
+            ("rm", json!({"path": "/scripts/s.js"}), Ok(&[])),
+            ("write_file", json!({"path": "/tmp/new.txt", "content": "new"}), Ok(&[])),
+            ("checkpoint", json!({"action": "fork", "name": "state-b"}), Ok(&[])),
+            ("checkpoint", json!({"action": "list"}), Ok(&["state-a  2 file(s)", "state-b  2 file(s)"])),
+            (
+                "checkpoint",
+                json!({"action": "restore", "name": "state-a"}),
+                Ok(&[
+                    "restored \"state-a\": 2 file(s) put back, 1 created since then removed",
+                    "Run history is unchanged",
+                ]),
+            ),
+        ],
+    );
     assert_eq!(read(&env, "/out/a.txt").as_deref(), Some("state a"));
     assert!(read(&env, "/scripts/s.js").is_some());
     assert!(read(&env, "/tmp/new.txt").is_none());
     assert!(err(&env, "undo", json!({"path": "/out/a.txt"})).contains("nothing to undo"));
-    check(&env, &[
-        ("checkpoint", json!({"action": "restore", "name": "state-b"}), Ok(&[])),
-        ("checkpoint", json!({"action": "drop", "name": "state-a"}), Ok(&["dropped checkpoint \"state-a\""])),
-        ("checkpoint", json!({"action": "restore", "name": "state-a"}), Err(&["no checkpoint named \"state-a\". Existing: state-b."])),
-        ("checkpoint", json!({"action": "fork", "name": "../escape"}), Err(&["invalid checkpoint name"])),
-        ("checkpoint", json!({"action": "fork", "name": ""}), Err(&["invalid checkpoint name"])),
-        ("checkpoint", json!({"action": "fork"}), Err(&["checkpoint fork needs { name }"])),
-        ("checkpoint", json!({"action": "explode", "name": "x"}), Err(&["unknown checkpoint action \"explode\""])),
-    ]);
+    check(
+        &env,
+        &[
+            ("checkpoint", json!({"action": "restore", "name": "state-b"}), Ok(&[])),
+            ("checkpoint", json!({"action": "drop", "name": "state-a"}), Ok(&["dropped checkpoint \"state-a\""])),
+            (
+                "checkpoint",
+                json!({"action": "restore", "name": "state-a"}),
+                Err(&["no checkpoint named \"state-a\". Existing: state-b."]),
+            ),
+            ("checkpoint", json!({"action": "fork", "name": "../escape"}), Err(&["invalid checkpoint name"])),
+            ("checkpoint", json!({"action": "fork", "name": ""}), Err(&["invalid checkpoint name"])),
+            ("checkpoint", json!({"action": "fork"}), Err(&["checkpoint fork needs { name }"])),
+            ("checkpoint", json!({"action": "explode", "name": "x"}), Err(&["unknown checkpoint action \"explode\""])),
+        ],
+    );
     assert_eq!(read(&env, "/out/a.txt").as_deref(), Some("state b"));
     assert_eq!(read(&env, "/tmp/new.txt").as_deref(), Some("new"));
 }
@@ -147,20 +204,38 @@ fn diff_against_undo_version_and_checkpoint() {
     assert!(ok(&env, "diff", json!({"path": "/out/a.txt"})).contains("unchanged since"));
     ok(&env, "write_file", json!({"path": "/out/new.txt", "content": "n"}));
     put(&env, "/tmp/x", "x");
-    check(&env, &[
-        ("diff", json!({"path": "/tmp/x"}), Err(&["no earlier version of /tmp/x is recorded"])),
-        ("diff", json!({"path": "/out/a.txt", "checkpoint": "base"}), Ok(&["checkpoint \"base\"", "-two"])),
-        ("diff", json!({"path": "/out/new.txt", "checkpoint": "base"}), Ok(&["did not exist in checkpoint \"base\" — it is new (1 lines)"])),
-        ("rm", json!({"path": "/out/a.txt"}), Ok(&[])),
-        ("diff", json!({"path": "/out/a.txt", "checkpoint": "base"}), Ok(&["exists in checkpoint \"base\" but not now — it was removed (3 lines then)"])),
-        ("diff", json!({"path": "/out/zzz", "checkpoint": "base"}), Err(&["does not exist now and did not exist in checkpoint \"base\""])),
-        ("diff", json!({"path": "/out/a.txt", "checkpoint": "nope"}), Err(&["no checkpoint named \"nope\""])),
-    ]);
+    check(
+        &env,
+        &[
+            ("diff", json!({"path": "/tmp/x"}), Err(&["no earlier version of /tmp/x is recorded"])),
+            ("diff", json!({"path": "/out/a.txt", "checkpoint": "base"}), Ok(&["checkpoint \"base\"", "-two"])),
+            (
+                "diff",
+                json!({"path": "/out/new.txt", "checkpoint": "base"}),
+                Ok(&["did not exist in checkpoint \"base\" — it is new (1 lines)"]),
+            ),
+            ("rm", json!({"path": "/out/a.txt"}), Ok(&[])),
+            (
+                "diff",
+                json!({"path": "/out/a.txt", "checkpoint": "base"}),
+                Ok(&["exists in checkpoint \"base\" but not now — it was removed (3 lines then)"]),
+            ),
+            (
+                "diff",
+                json!({"path": "/out/zzz", "checkpoint": "base"}),
+                Err(&["does not exist now and did not exist in checkpoint \"base\""]),
+            ),
+            ("diff", json!({"path": "/out/a.txt", "checkpoint": "nope"}), Err(&["no checkpoint named \"nope\""])),
+        ],
+    );
     let long_a: Vec<String> = (0..20).map(|i| format!("l{i}")).collect();
     let mut long_b = long_a.clone();
     long_b[10] = "changed".into();
     let a: Vec<&str> = long_a.iter().map(String::as_str).collect();
     let b: Vec<&str> = long_b.iter().map(String::as_str).collect();
     let out = folio_env::verbs::diff::line_diff(&a, &b).unwrap();
-    assert_eq!(out, "@@ 7 unchanged lines @@\n l7\n l8\n l9\n-l10\n+changed\n l11\n l12\n l13\n@@ 6 unchanged lines @@");
+    assert_eq!(
+        out,
+        "@@ 7 unchanged lines @@\n l7\n l8\n l9\n-l10\n+changed\n l11\n l12\n l13\n@@ 6 unchanged lines @@"
+    );
 }

@@ -36,7 +36,25 @@ fn names(env: &folio_env::Environment) -> Vec<&'static str> {
 fn host_verbs_are_absent_until_wired() {
     let env = env();
     let tools = names(&env);
-    assert_eq!(tools, ["write_file", "edit_file", "rm", "mv", "cp", "read_file", "ls", "grep", "describe", "undo", "redo", "checkpoint", "diff", "history"]);
+    assert_eq!(
+        tools,
+        [
+            "write_file",
+            "edit_file",
+            "rm",
+            "mv",
+            "cp",
+            "read_file",
+            "ls",
+            "grep",
+            "describe",
+            "undo",
+            "redo",
+            "checkpoint",
+            "diff",
+            "history"
+        ]
+    );
     assert!(err(&env, "present", json!({"path": "/out/a", "caption": "c"})).contains("no verb named \"present\""));
     assert!(super::read(&env, "/skills/delivering.md").is_none() && super::read(&env, "/skills/asking.md").is_none());
     assert!(!folio_env::preamble(&env).contains("ask_user"));
@@ -57,10 +75,18 @@ fn present_delivers_files_under_out_with_media_types() {
     assert!(super::read(&env, "/skills/delivering.md").unwrap().contains("present({ path: '/out/"));
     assert!(super::read(&env, "/skills/README.md").unwrap().contains("/skills/delivering.md"));
     for (name, want) in [
-        ("report.pdf", "application/pdf"), ("deck.pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
-        ("data.csv", "text/csv"), ("notes.md", "text/markdown"), ("PIC.PNG", "image/png"), ("clip.mp4", "video/mp4"),
-        ("clip.webm", "video/webm"), ("clip.mov", "video/quicktime"), ("clip.mkv", "video/x-matroska"), ("anim.gif", "image/gif"),
-        ("song.mp3", "audio/mpeg"), ("odd.wat", "application/octet-stream"),
+        ("report.pdf", "application/pdf"),
+        ("deck.pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
+        ("data.csv", "text/csv"),
+        ("notes.md", "text/markdown"),
+        ("PIC.PNG", "image/png"),
+        ("clip.mp4", "video/mp4"),
+        ("clip.webm", "video/webm"),
+        ("clip.mov", "video/quicktime"),
+        ("clip.mkv", "video/x-matroska"),
+        ("anim.gif", "image/gif"),
+        ("song.mp3", "audio/mpeg"),
+        ("odd.wat", "application/octet-stream"),
     ] {
         put(&env, &format!("/out/{name}"), "plain text bytes");
         ok(&env, "present", json!({"path": format!("/out/{name}"), "caption": "c"}));
@@ -72,19 +98,33 @@ fn present_delivers_files_under_out_with_media_types() {
     let before = inbox.0.lock().unwrap().len();
     put(&env, "/inbox/r.pdf", "x");
     put(&env, "/output/r.pdf", "x");
-    check(&env, &[
-        ("present", json!({"path": "/out/report.pdf", "caption": "  Q2 revenue.  "}), Ok(&["presented report.pdf (16B) — Q2 revenue."])),
-        ("present", json!({"path": "/inbox/r.pdf", "caption": "c"}), Err(&["only works on files under /out", "cp /inbox/r.pdf /out/r.pdf"])),
-        ("present", json!({"path": "/output/r.pdf", "caption": "c"}), Err(&["only works on files under /out"])),
-        ("present", json!({"path": "/out/missing.pdf", "caption": "c"}), Err(&["no such file"])),
-        ("present", json!({"path": "/out", "caption": "c"}), Err(&["is a directory"])),
-        ("present", json!({"path": "/out/report.pdf", "caption": "   "}), Err(&["caption", "Example:"])),
-        ("present", json!({"path": "/out/report.pdf"}), Err(&["missing field `caption`"])),
-    ]);
+    check(
+        &env,
+        &[
+            (
+                "present",
+                json!({"path": "/out/report.pdf", "caption": "  Q2 revenue.  "}),
+                Ok(&["presented report.pdf (16B) — Q2 revenue."]),
+            ),
+            (
+                "present",
+                json!({"path": "/inbox/r.pdf", "caption": "c"}),
+                Err(&["only works on files under /out", "cp /inbox/r.pdf /out/r.pdf"]),
+            ),
+            ("present", json!({"path": "/output/r.pdf", "caption": "c"}), Err(&["only works on files under /out"])),
+            ("present", json!({"path": "/out/missing.pdf", "caption": "c"}), Err(&["no such file"])),
+            ("present", json!({"path": "/out", "caption": "c"}), Err(&["is a directory"])),
+            ("present", json!({"path": "/out/report.pdf", "caption": "   "}), Err(&["caption", "Example:"])),
+            ("present", json!({"path": "/out/report.pdf"}), Err(&["missing field `caption`"])),
+        ],
+    );
     let got = inbox.0.lock().unwrap();
     assert_eq!(got.len(), before + 1);
     let last = got.last().unwrap();
-    assert_eq!((last.name.as_str(), last.caption.as_str(), last.bytes.as_slice()), ("report.pdf", "Q2 revenue.", &b"plain text bytes"[..]));
+    assert_eq!(
+        (last.name.as_str(), last.caption.as_str(), last.bytes.as_slice()),
+        ("report.pdf", "Q2 revenue.", &b"plain text bytes"[..])
+    );
 
     let env = env_with(EnvOptions { presenter: Some(Arc::new(Broken)), ..Default::default() });
     put(&env, "/out/a.txt", "a");
@@ -93,18 +133,24 @@ fn present_delivers_files_under_out_with_media_types() {
 
 #[test]
 fn ask_user_returns_trimmed_answers_and_reports_silence() {
-    let env = env_with(EnvOptions { asker: Some(Arc::new(Answers::new(vec!["  Q2 (512 rows)  ".into(), "   ".into()]))), ..Default::default() });
+    let env = env_with(EnvOptions {
+        asker: Some(Arc::new(Answers::new(vec!["  Q2 (512 rows)  ".into(), "   ".into()]))),
+        ..Default::default()
+    });
     assert!(names(&env).contains(&"ask_user"));
     assert!(folio_env::preamble(&env).contains("ask_user(question, options)"));
     assert!(super::read(&env, "/skills/asking.md").is_some());
     let r = env.call("ask_user", json!({"question": "Which quarter?", "options": ["Q1", " ", "Q2"]}));
     assert_eq!((r.message.as_str(), r.data["answer"].as_str()), ("Q2 (512 rows)", Some("Q2 (512 rows)")));
-    check(&env, &[
-        ("ask_user", json!({"question": "Again?"}), Err(&["did not respond", "assumption"])),
-        ("ask_user", json!({"question": "Out of answers?"}), Err(&["did not respond"])),
-        ("ask_user", json!({"question": "  "}), Err(&["non-empty string"])),
-        ("ask_user", json!({"question": "x", "options": "Q1"}), Err(&["options", "sequence"])),
-    ]);
+    check(
+        &env,
+        &[
+            ("ask_user", json!({"question": "Again?"}), Err(&["did not respond", "assumption"])),
+            ("ask_user", json!({"question": "Out of answers?"}), Err(&["did not respond"])),
+            ("ask_user", json!({"question": "  "}), Err(&["non-empty string"])),
+            ("ask_user", json!({"question": "x", "options": "Q1"}), Err(&["options", "sequence"])),
+        ],
+    );
     let env = env_with(EnvOptions { asker: Some(Arc::new(Broken)), ..Default::default() });
     assert!(err(&env, "ask_user", json!({"question": "x"})).contains("the chat window is closed"));
 }

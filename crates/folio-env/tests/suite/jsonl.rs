@@ -28,17 +28,38 @@ not json
     let lines: Vec<Value> = String::from_utf8(out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let summary: Vec<(String, String)> = lines
         .iter()
-        .map(|l| (l["verb"].as_str().or(l["event"].as_str()).unwrap_or("-").to_owned(), l["status"].as_str().unwrap_or("").to_owned()))
+        .map(|l| {
+            (
+                l["verb"].as_str().or(l["event"].as_str()).unwrap_or("-").to_owned(),
+                l["status"].as_str().unwrap_or("").to_owned(),
+            )
+        })
         .collect();
-    let want: Vec<(String, String)> = [("write_file", "success"), ("present", "success"), ("presented", ""), ("-", "error"), ("rm", "error"), ("ask_user", "success"), ("ask_user", "error")]
-        .iter()
-        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
-        .collect();
+    let want: Vec<(String, String)> = [
+        ("write_file", "success"),
+        ("present", "success"),
+        ("presented", ""),
+        ("-", "error"),
+        ("rm", "error"),
+        ("ask_user", "success"),
+        ("ask_user", "error"),
+    ]
+    .iter()
+    .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+    .collect();
     assert_eq!(summary, want);
     assert_eq!(lines[0]["message"], "created /out/a.txt (2B)");
     let ev = &lines[2];
-    assert_eq!((ev["path"].as_str(), ev["name"].as_str(), ev["media_type"].as_str(), ev["size"].as_u64(), ev["caption"].as_str()),
-        (Some("/out/a.txt"), Some("a.txt"), Some("text/plain"), Some(2), Some("A greeting.")));
+    assert_eq!(
+        (
+            ev["path"].as_str(),
+            ev["name"].as_str(),
+            ev["media_type"].as_str(),
+            ev["size"].as_u64(),
+            ev["caption"].as_str()
+        ),
+        (Some("/out/a.txt"), Some("a.txt"), Some("text/plain"), Some(2), Some("A greeting."))
+    );
     assert!(lines[3]["message"].as_str().unwrap().contains("each line must be a JSON object"));
     assert!(lines[4]["message"].as_str().unwrap().contains("no such file or directory: /nope"));
     assert_eq!(lines[5]["message"], "yes");

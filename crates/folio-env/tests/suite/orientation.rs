@@ -16,13 +16,31 @@ fn orientation_answers_where_am_i_and_is_rebuilt_on_every_read() {
     put(&env, "/inbox/data.csv", "a,b\n");
     put(&env, "/scripts/tally.js", "/** Tallies the rows of a CSV. */\nexport default async function (args) {}\n");
     put(&env, "/out/report.txt", "done");
-    let rec = RunRecord { ts: "t".into(), script: "/scripts/tally.js".into(), args: json!({"input": "/inbox/data.csv"}), ok: true, kind: "run".into(), ms: 5, preview: "3 rows".into(), spill: None };
+    let rec = RunRecord {
+        ts: "t".into(),
+        script: "/scripts/tally.js".into(),
+        args: json!({"input": "/inbox/data.csv"}),
+        ok: true,
+        kind: "run".into(),
+        ms: 5,
+        preview: "3 rows".into(),
+        spill: None,
+    };
     folio_env::record_run(&env, &rec).unwrap();
     let text = ok(&env, "read_file", json!({"path": "/.env/orientation.md"}));
     for want in [
-        "# Orientation", "`/inbox` — 1 file(s)", "`/scripts/tally.js` — Tallies the rows of a CSV.", "`env:fs`", "`env:assert`",
-        "`/out/report.txt`", "`/corpus` — not created yet (READ-ONLY", "## Limits", "4.0MB", "3 version(s) per file",
-        "ok `/scripts/tally.js`", "3 rows",
+        "# Orientation",
+        "`/inbox` — 1 file(s)",
+        "`/scripts/tally.js` — Tallies the rows of a CSV.",
+        "`env:fs`",
+        "`env:assert`",
+        "`/out/report.txt`",
+        "`/corpus` — not created yet (READ-ONLY",
+        "## Limits",
+        "4.0MB",
+        "3 version(s) per file",
+        "ok `/scripts/tally.js`",
+        "3 rows",
     ] {
         assert!(text.contains(want), "missing {want:?} in:\n{text}");
     }
@@ -36,7 +54,11 @@ fn orientation_answers_where_am_i_and_is_rebuilt_on_every_read() {
 fn orientation_stays_bounded() {
     let env = env();
     for i in 0..25 {
-        put(&env, &format!("/scripts/s{i:02}.js"), "/** Does one small thing. */\nexport default async function () {}\n");
+        put(
+            &env,
+            &format!("/scripts/s{i:02}.js"),
+            "/** Does one small thing. */\nexport default async function () {}\n",
+        );
     }
     let text = folio_env::orientation(&env);
     assert!(text.contains("… 10 more — `ls /scripts` for the full catalogue"), "{text}");
@@ -55,7 +77,13 @@ fn std_and_skills_are_generated_and_indexed() {
         assert!(read(&env, &format!("/skills/{name}.md")).is_some(), "{name}");
     }
     let pre = folio_env::preamble(&env);
-    for want in ["WORKING ENVIRONMENT", "read_file /skills/README.md", "read_file /.env/orientation.md", "env:fs (", "checkpoint"] {
+    for want in [
+        "WORKING ENVIRONMENT",
+        "read_file /skills/README.md",
+        "read_file /.env/orientation.md",
+        "env:fs (",
+        "checkpoint",
+    ] {
         assert!(pre.contains(want), "{want}");
     }
 }

@@ -9,7 +9,15 @@ use serde_json::json;
 use super::{err, ok};
 
 fn open(folder: &std::path::Path, state: &std::path::Path) -> Environment {
-    Environment::open_folder(folder, EnvOptions { state_root: Some(state.to_path_buf()), read_only_paths: vec!["/src".into()], ..Default::default() }).unwrap()
+    Environment::open_folder(
+        folder,
+        EnvOptions {
+            state_root: Some(state.to_path_buf()),
+            read_only_paths: vec!["/src".into()],
+            ..Default::default()
+        },
+    )
+    .unwrap()
 }
 
 #[test]
@@ -27,13 +35,21 @@ fn zone_files_never_appear_in_pending_and_state_persists() {
         ok(&env, "checkpoint", json!({"action": "fork", "name": "first"}));
         ok(&env, "read_file", json!({"path": "/.env/orientation.md"}));
         assert!(err(&env, "write_file", json!({"path": "/src/main.rs", "content": "x"})).contains("/src is read-only"));
-        let pending: Vec<String> = env.overlay().unwrap().pending().unwrap().iter().map(|c| c.path.to_string()).collect();
+        let pending: Vec<String> =
+            env.overlay().unwrap().pending().unwrap().iter().map(|c| c.path.to_string()).collect();
         assert!(pending.iter().any(|p| p == "/out/report.md"), "{pending:?}");
         for p in &pending {
-            assert!(!["/tmp", "/.env", "/std", "/skills"].iter().any(|z| p == z || p.starts_with(&format!("{z}/"))), "zone file pending: {p}");
+            assert!(
+                !["/tmp", "/.env", "/std", "/skills"].iter().any(|z| p == z || p.starts_with(&format!("{z}/"))),
+                "zone file pending: {p}"
+            );
         }
         // The folder's own tmp/ is shadowed, said so, and untouched.
-        assert!(env.warnings().iter().any(|w| w.contains("`/tmp`") && w.contains("untouched on disk")), "{:?}", env.warnings());
+        assert!(
+            env.warnings().iter().any(|w| w.contains("`/tmp`") && w.contains("untouched on disk")),
+            "{:?}",
+            env.warnings()
+        );
         assert!(folio_env::orientation(&env).contains("Read this first"));
         assert!(err(&env, "read_file", json!({"path": "/tmp/mine.txt"})).contains("no such file"));
     }
