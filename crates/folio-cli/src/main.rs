@@ -4,6 +4,7 @@
 
 mod bench;
 mod changes;
+mod verbs;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,6 +64,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Drive the working environment over FOLDER: read JSON lines `{"verb": NAME, "args": {…}}`
+    /// from stdin and print one JSON line per call `{"verb", "status", "message", "data"}`.
+    /// `present` is wired and also prints `{"event": "presented", …}`; `ask_user` is wired only
+    /// with --answers. Edits stay pending exactly as in the app: review them with `folio status`.
+    Verbs {
+        /// The folder.
+        folder: PathBuf,
+        /// A path the agent may read but never change (repeatable).
+        #[arg(long = "read-only", value_name = "PATH")]
+        read_only: Vec<String>,
+        /// Answers for ask_user, in order: a JSON list of strings (or one answer per line).
+        #[arg(long, value_name = "FILE")]
+        answers: Option<PathBuf>,
+    },
     /// Measure the overlay on this machine: commit of many changed files, and pending() over a
     /// large folder. Prints figures; works in a temporary directory.
     Bench {
@@ -83,6 +98,7 @@ fn main() -> ExitCode {
             changes::commit(cli.state_dir, &folder, &paths, &overwrite, json)
         }
         Command::Discard { folder, paths, json } => changes::discard(cli.state_dir, &folder, &paths, json),
+        Command::Verbs { folder, read_only, answers } => verbs::run(cli.state_dir, &folder, read_only, answers),
         Command::Bench { files, changed } => bench::run(files, changed),
     };
     match result {
