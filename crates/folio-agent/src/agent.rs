@@ -1,0 +1,247 @@
+//! The loop: ask the model, run the tools it calls, send the results back, until it answers
+//! without tools, the person stops it, or the turn limit is reached.
+//!
+//! Tool calls run one after another, each racing the cancel token, so Stop ends a running script
+//! as promptly as the tool honours the token. Results carry the full story (a failed verb's data,
+//! not just its message). When the prompt the provider reports crosses a share of the model's
+//! context window, earlier history is summarised (one extra model call without tools, never
+//! streamed as the agent's reply) and the model continues from the summary, the original request
+//! and the environment's facts.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::client::ModelClient;
+use crate::error::AgentError;
+use crate::events::{AgentEvent, FinishReason};
+use crate::message::{Message, ModelRequest, Part, Role, ToolDef};
+use crate::wire::StreamEvent;
+
+/// A boxed future, for the object-safe [`Tools`] trait.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The result of one tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutcome {
+    /// False when the tool failed.
+    pub ok: bool,
+    /// What goes back to the model.
+    pub content: String,
+}
+
+/// The tools the model may call: in Folio, the working environment's verbs.
+pub trait Tools: Send + Sync {
+    /// Their definitions, sent with every call.
+    fn definitions(&self) -> Vec<ToolDef>;
+    /// Runs one call; must return promptly once `cancel` fires.
+    fn call<'a>(&'a self, name: &'a str, input: &'a Value, cancel: &'a CancellationToken)
+    -> BoxFuture<'a, ToolOutcome>;
+    /// Facts that must survive compaction (what is in `/out`, which `/scripts` exist).
+    fn facts(&self) -> String {
+        String::new()
+    }
+}
+
+/// How the loop behaves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentConfig {
+    /// The system prompt.
+    pub system: String,
+    /// Model calls per run before stopping with [`FinishReason::MaxTurns`].
+    pub max_turns: u32,
+    /// Share of the context window at which history is compacted.
+    pub compact_at: f64,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        AgentConfig { system: String::new(), max_turns: 120, compact_at: 0.8 }
+    }
+}
+
+/// The whole history of a conversation; the model sees it from the last compaction on.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Conversation {
+    /// Every message, compaction summaries included.
+    pub messages: Vec<Message>,
+}
+
+impl Conversation {
+    /// What the model is sent: from the last compaction summary on.
+    pub fn visible(&self) -> &[Message] {
+        let start = self.messages.iter().rposition(|m| m.compaction).unwrap_or(0);
+        &self.messages[start..]
+    }
+}
+
+/// The loop over one provider and one tool set.
+pub struct Agent {
+    client: ModelClient,
+    tools: Arc<dyn Tools>,
+    config: AgentConfig,
+}
+
+const SUMMARY_INSTRUCTIONS: &str = "Summarise this working session so that you can continue it from the summary alone. \
+Keep: what the person asked for, in their words; decisions made and why; which files you created or changed and what each holds; \
+what is finished and what remains; errors met and how they were fixed. Leave out tool output that can be read again from files. \
+Write it as notes to yourself.";
+
+impl Agent {
+    /// An agent calling `client`, with `tools`.
+    pub fn new(client: ModelClient, tools: Arc<dyn Tools>, config: AgentConfig) -> Agent {
+        Agent { client, tools, config }
+    }
+
+    /// Runs the loop. With `input` it starts from the person's new message; without, it continues
+    /// where the last run stopped (after [`FinishReason::MaxTurns`] or a cancel).
+    pub async fn run(
+        &self,
+        conversation: &mut Conversation,
+        input: Option<Message>,
+        cancel: &CancellationToken,
+        on_event: &mut (dyn FnMut(AgentEvent) + Send),
+    ) -> Result<FinishReason, AgentError> {
+        if let Some(message) = input {
+            conversation.messages.push(message);
+        }
+        let tools = self.tools.definitions();
+        for turn in 1..=self.config.max_turns {
+            on_event(AgentEvent::TurnStarted { turn });
+            let request = ModelRequest {
+                system: self.config.system.clone(),
+                messages: conversation.visible().to_vec(),
+                tools: tools.clone(),
+            };
+            let mut ids: Vec<(usize, String)> = Vec::new();
+            let mut forward = |ev: &StreamEvent| match ev {
+                StreamEvent::TextDelta(text) => on_event(AgentEvent::TextDelta { text: text.clone() }),
+                StreamEvent::ToolStart { index, id, name } => {
+                    if !ids.iter().any(|(i, _)| i == index) {
+                        ids.push((*index, id.clone()));
+                        on_event(AgentEvent::ToolCallStarted { id: id.clone(), name: name.clone() });
+                    }
+                }
+                StreamEvent::ToolInputDelta { index, fragment } => {
+                    let id = ids.iter().find(|(i, _)| i == index).map(|(_, id)| id.clone()).unwrap_or_default();
+                    on_event(AgentEvent::ToolInputDelta { id, fragment: fragment.clone() });
+                }
+                StreamEvent::Retrying { attempt, delay_ms, reason } => {
+                    on_event(AgentEvent::Retrying { attempt: *attempt, delay_ms: *delay_ms, reason: reason.clone() })
+                }
+                StreamEvent::Usage(_) | StreamEvent::Stop(_) | StreamEvent::Done => {}
+            };
+            let turn_result = self.client.stream(&request, cancel, &mut forward).await;
+            let model_turn = match turn_result {
+                Ok(t) => t,
+                Err(AgentError::Cancelled) => {
+                    on_event(AgentEvent::Finished { reason: FinishReason::Cancelled });
+                    return Ok(FinishReason::Cancelled);
+                }
+                Err(e) => {
+                    on_event(AgentEvent::Error { message: e.to_string() });
+                    return Err(e);
+                }
+            };
+            let usage = model_turn.usage;
+            on_event(AgentEvent::Usage { usage, context_window: self.client.provider().context_window });
+            let calls: Vec<(String, String, Value)> =
+                model_turn.message.tool_uses().map(|(i, n, v)| (i.to_owned(), n.to_owned(), v.clone())).collect();
+            conversation.messages.push(model_turn.message);
+            if calls.is_empty() {
+                on_event(AgentEvent::Finished { reason: FinishReason::Done });
+                return Ok(FinishReason::Done);
+            }
+            let mut results = Vec::new();
+            let mut cancelled = false;
+            for (id, name, input) in calls {
+                if cancel.is_cancelled() {
+                    cancelled = true;
+                    break;
+                }
+                let started = Instant::now();
+                let outcome = tokio::select! {
+                    _ = cancel.cancelled() => None,
+                    o = self.tools.call(&name, &input, cancel) => Some(o),
+                };
+                let duration_ms = started.elapsed().as_millis() as u64;
+                let (status, content, is_error) = match outcome {
+                    Some(o) if o.ok => ("success", o.content, false),
+                    Some(o) => ("error", o.content, true),
+                    None => {
+                        cancelled = true;
+                        ("aborted", "Stopped by the person before this call finished.".to_owned(), true)
+                    }
+                };
+                on_event(AgentEvent::ToolCallFinished {
+                    id: id.clone(),
+                    name: name.clone(),
+                    status: status.to_owned(),
+                    output: content.clone(),
+                    duration_ms,
+                });
+                results.push(Part::ToolResult { id, name, content, is_error });
+                if cancelled {
+                    break;
+                }
+            }
+            conversation.messages.push(Message { role: Role::User, parts: results, compaction: false });
+            if cancelled {
+                on_event(AgentEvent::Finished { reason: FinishReason::Cancelled });
+                return Ok(FinishReason::Cancelled);
+            }
+            let window = self.client.provider().context_window as f64;
+            if usage.prompt_tokens() as f64 >= self.config.compact_at * window {
+                self.compact(conversation, usage.prompt_tokens(), cancel, on_event).await?;
+            }
+        }
+        on_event(AgentEvent::MaxTurns { turns: self.config.max_turns });
+        on_event(AgentEvent::Finished { reason: FinishReason::MaxTurns });
+        Ok(FinishReason::MaxTurns)
+    }
+
+    async fn compact(
+        &self,
+        conversation: &mut Conversation,
+        prompt_tokens: u64,
+        cancel: &CancellationToken,
+        on_event: &mut (dyn FnMut(AgentEvent) + Send),
+    ) -> Result<(), AgentError> {
+        let visible = conversation.visible().to_vec();
+        let mut messages = visible.clone();
+        messages.push(Message::user(SUMMARY_INSTRUCTIONS));
+        let request = ModelRequest { system: self.config.system.clone(), messages, tools: Vec::new() };
+        // The summary is not the agent's reply: nothing of it is forwarded as text.
+        let mut quiet = |ev: &StreamEvent| {
+            if let StreamEvent::Retrying { attempt, delay_ms, reason } = ev {
+                on_event(AgentEvent::Retrying { attempt: *attempt, delay_ms: *delay_ms, reason: reason.clone() });
+            }
+        };
+        let summary = self.client.stream(&request, cancel, &mut quiet).await?.message.text();
+        let asked: Vec<String> = visible
+            .iter()
+            .filter(|m| m.role == Role::User && !m.compaction)
+            .map(Message::text)
+            .filter(|t| !t.is_empty())
+            .collect();
+        let mut text = String::from("[Summary of the work so far]\n");
+        text.push_str(&summary);
+        if !asked.is_empty() {
+            text.push_str("\n\n[What the person asked, verbatim]\n");
+            text.push_str(&asked.join("\n---\n"));
+        }
+        let facts = self.tools.facts();
+        if !facts.is_empty() {
+            text.push_str("\n\n[The environment now]\n");
+            text.push_str(&facts);
+        }
+        text.push_str("\n\n[Continue the task from here.]");
+        conversation.messages.push(Message { role: Role::User, parts: vec![Part::Text { text }], compaction: true });
+        on_event(AgentEvent::Compacted { messages: visible.len(), prompt_tokens });
+        Ok(())
+    }
+}

@@ -1,0 +1,98 @@
+//! The typed event stream of a turn, for the UI and for `--json` transcripts.
+
+use serde::{Deserialize, Serialize};
+
+use crate::message::Usage;
+
+/// How a run of the loop ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishReason {
+    /// The model answered without asking for tools.
+    Done,
+    /// The person pressed Stop.
+    Cancelled,
+    /// The turn limit was reached; calling the loop again without a message continues.
+    MaxTurns,
+}
+
+/// Everything the loop reports while it works.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AgentEvent {
+    /// A model call is starting (1-based within this run).
+    TurnStarted {
+        /// Which call.
+        turn: u32,
+    },
+    /// More reply text.
+    TextDelta {
+        /// The text.
+        text: String,
+    },
+    /// The model began a tool call.
+    ToolCallStarted {
+        /// Call id.
+        id: String,
+        /// Tool name.
+        name: String,
+    },
+    /// More of a tool call's arguments as the model writes them (a script filling in).
+    ToolInputDelta {
+        /// Call id.
+        id: String,
+        /// The fragment.
+        fragment: String,
+    },
+    /// A tool call finished.
+    ToolCallFinished {
+        /// Call id.
+        id: String,
+        /// Tool name.
+        name: String,
+        /// `success`, `error` or `aborted`.
+        status: String,
+        /// What the model is sent back.
+        output: String,
+        /// Wall time of the call.
+        duration_ms: u64,
+    },
+    /// The provider is being retried.
+    Retrying {
+        /// The attempt about to be made.
+        attempt: u32,
+        /// Wait before it.
+        delay_ms: u64,
+        /// Why.
+        reason: String,
+    },
+    /// Token counts of the last model call.
+    Usage {
+        /// The counts.
+        usage: Usage,
+        /// The model's context window.
+        context_window: u64,
+    },
+    /// Earlier history was summarised to stay within the context window.
+    Compacted {
+        /// Messages summarised.
+        messages: usize,
+        /// Prompt tokens that triggered it.
+        prompt_tokens: u64,
+    },
+    /// The turn limit was reached.
+    MaxTurns {
+        /// The limit.
+        turns: u32,
+    },
+    /// The run ended.
+    Finished {
+        /// How.
+        reason: FinishReason,
+    },
+    /// The run failed.
+    Error {
+        /// What happened, with the fix.
+        message: String,
+    },
+}

@@ -1,0 +1,31 @@
+//! `folio-agent`: the agent loop, and the only crate that speaks HTTP to model providers.
+//!
+//! Two wire formats are implemented completely, both streamed over SSE: **Anthropic Messages** and
+//! **OpenAI Chat Completions** (which OpenAI, OpenRouter, Gemini's OpenAI endpoint, Ollama and LM
+//! Studio all speak). A [`ModelRequest`] is provider-neutral; `wire::*` turns it into a body and
+//! the provider's events into [`StreamEvent`]s, and [`ModelClient`] adds what a flaky network needs:
+//! retries with backoff that honour `Retry-After`, a named error for a truncated or silent stream,
+//! and cancel that drops the connection at once.
+//!
+//! [`Agent`] runs the loop over a [`Tools`] implementation (the working environment's verbs) and
+//! reports a typed [`AgentEvent`] stream: text as it streams, tool calls as the model writes their
+//! arguments, results, retries, usage, compaction, the turn limit, errors.
+//!
+//! Limits: tool calls of one model turn run sequentially; images reach the model only through
+//! [`Part::Image`] in a user message (the vision verbs come with the rendering issue).
+
+mod agent;
+mod client;
+mod error;
+mod events;
+mod message;
+pub mod sse;
+mod wire;
+
+pub use agent::{Agent, AgentConfig, BoxFuture, Conversation, ToolOutcome, Tools};
+pub use client::{ModelClient, Provider};
+pub use error::AgentError;
+pub use events::{AgentEvent, FinishReason};
+pub use message::{Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};
+pub use wire::openai::TokenParam;
+pub use wire::{ModelTurn, StreamEvent, TurnBuilder, WireFormat, heal};

@@ -1,0 +1,3 @@
+mod agent_loop;
+mod server;
+mod stream;

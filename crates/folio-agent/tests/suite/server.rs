@@ -1,0 +1,221 @@
+//! A fake model provider: an HTTP/1.1 server on 127.0.0.1 that records each request and answers
+//! with scripted replies — a status, headers, and body chunks with pauses between them — then
+//! closes the connection. SSE builders produce the providers' documented event shapes.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+pub enum Chunk {
+    Bytes(Vec<u8>),
+    Pause(u64),
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(&'static str, String)>,
+    pub chunks: Vec<Chunk>,
+}
+
+impl Reply {
+    pub fn sse(chunks: Vec<Chunk>) -> Reply {
+        Reply { status: 200, headers: vec![("content-type", "text/event-stream".into())], chunks }
+    }
+
+    pub fn status(status: u16, body: &str) -> Reply {
+        Reply {
+            status,
+            headers: vec![("content-type", "application/json".into())],
+            chunks: vec![Chunk::Bytes(body.as_bytes().to_vec())],
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
+}
+
+impl Recorded {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+pub struct FakeServer {
+    pub base: String,
+    pub requests: Arc<Mutex<Vec<Recorded>>>,
+}
+
+impl FakeServer {
+    pub async fn start(replies: Vec<Reply>) -> FakeServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let replies = Arc::new(Mutex::new(std::collections::VecDeque::from(replies)));
+        let recorded = requests.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut socket, _)) = listener.accept().await else { return };
+                let recorded = recorded.clone();
+                let replies = replies.clone();
+                tokio::spawn(async move {
+                    let mut buf = Vec::new();
+                    let mut chunk = [0u8; 8192];
+                    let header_end = loop {
+                        let n = socket.read(&mut chunk).await.unwrap_or(0);
+                        if n == 0 {
+                            return;
+                        }
+                        buf.extend_from_slice(&chunk[..n]);
+                        if let Some(pos) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                            break pos + 4;
+                        }
+                    };
+                    let head = String::from_utf8_lossy(&buf[..header_end]).into_owned();
+                    let mut lines = head.lines();
+                    let path = lines.next().unwrap_or("").split(' ').nth(1).unwrap_or("").to_owned();
+                    let headers: Vec<(String, String)> = lines
+                        .filter_map(|l| l.split_once(':').map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned())))
+                        .collect();
+                    let length: usize = headers
+                        .iter()
+                        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+                        .and_then(|(_, v)| v.parse().ok())
+                        .unwrap_or(0);
+                    while buf.len() < header_end + length {
+                        let n = socket.read(&mut chunk).await.unwrap_or(0);
+                        if n == 0 {
+                            break;
+                        }
+                        buf.extend_from_slice(&chunk[..n]);
+                    }
+                    let body = serde_json::from_slice(&buf[header_end..]).unwrap_or(Value::Null);
+                    recorded.lock().unwrap().push(Recorded { path, headers, body });
+                    let reply = replies.lock().unwrap().pop_front().unwrap_or_else(|| {
+                        Reply::status(500, "{\"error\":{\"message\":\"no more scripted replies\"}}")
+                    });
+                    let mut head = format!("HTTP/1.1 {} Scripted\r\nconnection: close\r\n", reply.status);
+                    for (k, v) in &reply.headers {
+                        head.push_str(&format!("{k}: {v}\r\n"));
+                    }
+                    head.push_str("\r\n");
+                    if socket.write_all(head.as_bytes()).await.is_err() {
+                        return;
+                    }
+                    for c in reply.chunks {
+                        match c {
+                            Chunk::Bytes(b) => {
+                                if socket.write_all(&b).await.is_err() {
+                                    return;
+                                }
+                                let _ = socket.flush().await;
+                            }
+                            Chunk::Pause(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
+                        }
+                    }
+                    let _ = socket.shutdown().await;
+                });
+            }
+        });
+        FakeServer { base, requests }
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+fn event(name: &str, data: Value) -> Chunk {
+    Chunk::Bytes(format!("event: {name}\ndata: {data}\n\n").into_bytes())
+}
+
+fn data(data: Value) -> Chunk {
+    Chunk::Bytes(format!("data: {data}\n\n").into_bytes())
+}
+
+/// Splits `s` into three fragments, the way providers stream tool arguments.
+fn thirds(s: &str) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let a = chars.len() / 3;
+    let b = 2 * chars.len() / 3;
+    vec![chars[..a].iter().collect(), chars[a..b].iter().collect(), chars[b..].iter().collect()]
+}
+
+/// An Anthropic Messages stream: optional text, optional tool calls, usage, stop.
+pub fn anthropic(text: &str, tools: &[(&str, &str, Value)], prompt_tokens: u64) -> Vec<Chunk> {
+    let mut out = vec![event(
+        "message_start",
+        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [],
+               "usage": {"input_tokens": prompt_tokens / 2, "cache_read_input_tokens": prompt_tokens - prompt_tokens / 2, "output_tokens": 1}}}),
+    )];
+    out.push(event("ping", json!({"type": "ping"})));
+    let mut index = 0;
+    if !text.is_empty() {
+        out.push(event(
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        ));
+        for piece in thirds(text) {
+            out.push(event(
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}}),
+            ));
+            out.push(Chunk::Pause(5));
+        }
+        out.push(event("content_block_stop", json!({"type": "content_block_stop", "index": 0})));
+        index = 1;
+    }
+    for (id, name, input) in tools {
+        out.push(event(
+            "content_block_start",
+            json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
+        ));
+        for piece in thirds(&input.to_string()) {
+            out.push(event(
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": piece}}),
+            ));
+        }
+        out.push(event("content_block_stop", json!({"type": "content_block_stop", "index": index})));
+        index += 1;
+    }
+    let stop = if tools.is_empty() { "end_turn" } else { "tool_use" };
+    out.push(event("message_delta", json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null}, "usage": {"output_tokens": 42}})));
+    out.push(event("message_stop", json!({"type": "message_stop"})));
+    out
+}
+
+/// An OpenAI Chat Completions stream: text deltas, tool-call fragments by index, a usage chunk, [DONE].
+pub fn openai(text: &str, tools: &[(&str, &str, Value)], prompt_tokens: u64) -> Vec<Chunk> {
+    let mut out = vec![data(
+        json!({"id": "c1", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": null}]}),
+    )];
+    for piece in if text.is_empty() { vec![] } else { thirds(text) } {
+        out.push(data(
+            json!({"id": "c1", "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": null}]}),
+        ));
+        out.push(Chunk::Pause(5));
+    }
+    for (i, (id, name, input)) in tools.iter().enumerate() {
+        out.push(data(json!({"id": "c1", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": i, "id": id, "type": "function", "function": {"name": name, "arguments": ""}}]}, "finish_reason": null}]})));
+        for piece in thirds(&input.to_string()) {
+            out.push(data(json!({"id": "c1", "choices": [{"index": 0, "delta": {"tool_calls": [
+                {"index": i, "function": {"arguments": piece}}]}, "finish_reason": null}]})));
+        }
+    }
+    let finish = if tools.is_empty() { "stop" } else { "tool_calls" };
+    out.push(data(json!({"id": "c1", "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})));
+    out.push(data(
+        json!({"id": "c1", "choices": [], "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 42,
+        "prompt_tokens_details": {"cached_tokens": prompt_tokens / 4}}}),
+    ));
+    out.push(Chunk::Bytes(b"data: [DONE]\n\n".to_vec()));
+    out
+}
