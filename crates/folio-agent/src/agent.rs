@@ -164,7 +164,9 @@ impl Agent {
                     break;
                 }
                 let started = Instant::now();
+                // Biased: when the tool noticed the cancel too, the call still counts as aborted.
                 let outcome = tokio::select! {
+                    biased;
                     _ = cancel.cancelled() => None,
                     o = self.tools.call(&name, &input, cancel) => Some(o),
                 };
@@ -185,7 +187,8 @@ impl Agent {
                     duration_ms,
                 });
                 results.push(Part::ToolResult { id, name, content, is_error });
-                if cancelled {
+                if cancelled || cancel.is_cancelled() {
+                    cancelled = true;
                     break;
                 }
             }
