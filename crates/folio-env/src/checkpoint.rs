@@ -194,7 +194,7 @@ pub fn restore(env: &Environment, name: &str) -> Result<Restored> {
     let touched: Vec<VPath> = removals.iter().cloned().chain(writes.iter().map(|(p, _)| p.clone())).collect();
     let forgotten = env.gateway.with_versions(|v, t| v.forget(t, &touched))?;
     if !touched.is_empty() {
-        env.gateway.note_external_change();
+        env.gateway.note_restore();
     }
     Ok(Restored { put_back: writes.len(), removed: removals.len(), forgotten })
 }

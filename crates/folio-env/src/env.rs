@@ -112,18 +112,18 @@ impl Environment {
     /// Opens a real folder through a persisted [`Overlay`] (state under `opts.state_root`), with
     /// the zones in that folder's state directory. Pending edits, `/tmp`, undo history and
     /// checkpoints persist between processes. For a folder, `limits.max_vfs_bytes` is headroom:
-    /// the cap becomes what the tree held at open plus that many bytes.
-    pub fn open_folder(folder: &Path, mut opts: EnvOptions) -> Result<Environment> {
+    /// the cap becomes what the whole tree (zones included) held at open plus that many bytes.
+    /// That count is the one full listing of the tree; later mutations adjust it by their deltas.
+    pub fn open_folder(folder: &Path, opts: EnvOptions) -> Result<Environment> {
         let overlay = Arc::new(Overlay::open(
             folder,
             OverlayOptions { state_root: opts.state_root.clone(), ..Default::default() },
         )?);
         let state = overlay.state_dir().join("env");
-        let base = overlay.total_size()?;
-        let env_state = HostDirTree::open(&state.join("dotenv"))?.total_size()?
-            + HostDirTree::open(&state.join("tmp"))?.total_size()?;
-        opts.limits.max_vfs_bytes = opts.limits.max_vfs_bytes.saturating_add(base + env_state);
+        let headroom = opts.limits.max_vfs_bytes;
         let mut env = Environment::new(overlay.clone(), Some(&state), opts)?;
+        let base = env.tree().total_size()?;
+        env.gateway.set_tree_cap(headroom.saturating_add(base));
         env.overlay = Some(overlay);
         Ok(env)
     }

@@ -97,7 +97,6 @@ pub struct Gateway {
     validator: Arc<dyn ScriptValidator>,
     versions: Mutex<Versions>,
     lock: Mutex<()>,
-    total: Mutex<Option<u64>>,
     mutations: AtomicU64,
     limit_hits: AtomicU64,
     spillovers: AtomicU64,
@@ -128,7 +127,6 @@ impl Gateway {
             validator,
             versions: Mutex::new(Versions::default()),
             lock: Mutex::new(()),
-            total: Mutex::new(None),
             mutations: AtomicU64::new(0),
             limit_hits: AtomicU64::new(0),
             spillovers: AtomicU64::new(0),
@@ -143,6 +141,12 @@ impl Gateway {
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// Sets `limits.max_vfs_bytes` (for [`crate::Environment::open_folder`], which knows the
+    /// folder's size only once the tree is assembled).
+    pub(crate) fn set_tree_cap(&mut self, cap: u64) {
+        self.limits.max_vfs_bytes = cap;
     }
 
     /// The host's read-only paths.
@@ -163,10 +167,16 @@ impl Gateway {
         self.spillovers.fetch_add(1, Ordering::SeqCst);
     }
 
-    /// Records a change made outside the gateway's own operations (a checkpoint restore): the
-    /// mutation counter moves and the cached tree size is recomputed on next use.
+    /// Records a change the host made behind the environment's back (straight into the folder's
+    /// tree, a discard): the mutation counter moves and the tree size is recounted at next need.
     pub fn note_external_change(&self) {
-        self.adjust_total(None);
+        self.tree.invalidate_size();
+        self.bump();
+    }
+
+    /// Records a change the environment made through the raw tree (a checkpoint restore). The
+    /// tree measured it as it happened, so only the mutation counter moves.
+    pub(crate) fn note_restore(&self) {
         self.bump();
     }
 
@@ -223,20 +233,10 @@ impl Gateway {
         Ok(())
     }
 
+    /// The tree's size now: counted once, then kept current by the tree itself as each mutation
+    /// lands (see the size accounting in [`MountTree`]).
     fn total(&self) -> Result<u64> {
-        let mut cached = take(&self.total);
-        if let Some(t) = *cached {
-            return Ok(t);
-        }
-        let t = self.tree.total_size()?;
-        *cached = Some(t);
-        Ok(t)
-    }
-
-    /// Forgets the cached tree size after a change. Environment-owned writes (version index,
-    /// run log) move the total too, so it is recomputed rather than adjusted.
-    fn adjust_total(&self, _delta: Option<i64>) {
-        *take(&self.total) = None;
+        Ok(self.tree.total_size()?)
     }
 
     /// Refuses a file of `size` bytes at `path`, or a tree growing by `delta` past its cap.
@@ -298,8 +298,9 @@ impl Gateway {
             (Some(old), "append") => [old.as_slice(), data].concat(),
             _ => data.to_vec(),
         };
-        let prior_len = prior.as_ref().map_or(0, |p| p.len() as i64);
-        let delta = content.len() as i64 - prior_len + prior_len;
+        // The new content replaces the prior, which itself moves into a version blob, so the tree
+        // grows by the full new length: (new − prior) + prior.
+        let delta = content.len() as i64;
         self.check_size(path, content.len() as u64, delta)?;
         self.validate(path, &content)?;
         take(&self.versions).record(
@@ -310,9 +311,36 @@ impl Gateway {
             self.limits.max_versions_per_file,
         )?;
         self.tree.write(path, &content)?;
-        self.adjust_total(None);
         self.bump();
         Ok((prior.is_none(), content.len() as u64))
+    }
+
+    /// Commits an edit prepared against `expected`, the bytes the editor read: `content` is
+    /// validated first, outside the lock (a slow script check must not stall other mutations),
+    /// then under the lock the file is replaced only if it still holds exactly `expected`.
+    /// Returns the new size, or `None` when something else rewrote the file in the meantime —
+    /// the caller reads it again and reapplies its change.
+    pub fn commit_edit(&self, path: &VPath, expected: &[u8], content: &[u8]) -> Result<Option<u64>> {
+        self.check(path, "edit")?;
+        self.check_size(path, content.len() as u64, 0)?;
+        self.validate(path, content)?;
+        let _guard = take(&self.lock);
+        let prior = self.prior(path)?;
+        if prior.as_deref() != Some(expected) {
+            return Ok(None);
+        }
+        // As for a write, the prior content moves into a version blob.
+        self.check_size(path, content.len() as u64, content.len() as i64)?;
+        take(&self.versions).record(
+            self.tree.as_ref(),
+            path,
+            prior.as_deref(),
+            "edit",
+            self.limits.max_versions_per_file,
+        )?;
+        self.tree.write(path, content)?;
+        self.bump();
+        Ok(Some(content.len() as u64))
     }
 
     /// Creates a directory (and its parents).
@@ -338,7 +366,6 @@ impl Gateway {
             }
         }
         self.tree.rm(path)?;
-        self.adjust_total(None);
         self.bump();
         Ok(files.len())
     }
@@ -385,7 +412,6 @@ impl Gateway {
         } else {
             self.tree.cp(from, to)?
         }
-        self.adjust_total(None);
         self.bump();
         Ok(pairs.len())
     }
@@ -426,7 +452,6 @@ impl Gateway {
             None => {}
         }
         let ring = versions.ring(tree, path).unwrap_or_default();
-        self.adjust_total(None);
         self.bump();
         Ok(Stepped { revision, present: content.is_some(), undo_left: ring.undo.len(), redo_left: ring.redo.len() })
     }
@@ -457,7 +482,6 @@ impl Gateway {
         self.check_size(&target, data.len() as u64, data.len() as i64)?;
         self.validate(&target, data)?;
         self.tree.write(&target, data)?;
-        self.adjust_total(None);
         self.bump();
         Ok(target)
     }

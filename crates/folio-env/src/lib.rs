@@ -35,8 +35,9 @@
 //! # Limits of this version
 //!
 //! Script validation, `.d.ts` generation and script execution are seams, not implementations.
-//! Mutations are serialised by one non-re-entrant mutex; the tree-size figure is cached and
-//! recomputed by a walk after structural changes, which is slow on very large folders. `grep`
+//! Mutations are serialised by one non-re-entrant mutex. The tree-size figure is counted once and
+//! then adjusted by each mutation's measured delta (see [`MountTree`]); a change made to the real
+//! folder behind the environment's back is not seen until [`Gateway::note_external_change`]. `grep`
 //! uses fancy-regex, which is close to but not exactly JavaScript's regex dialect. Checkpoints
 //! capture files, not empty directories, and leave `/std`, `/skills` and read-only paths alone.
 //! One environment per folder at a time: two processes mutating the same `/.env` concurrently

@@ -8,8 +8,23 @@
 //!
 //! Moves inside the folder are handed to the folder tree whole, so the overlay can record them as
 //! renames; a move that crosses a mount boundary is copied and removed file by file.
+//!
+//! # Size accounting
+//!
+//! The tree's total size (what `limits.max_vfs_bytes` caps) is counted once, at first need, by
+//! listing the whole tree, and from then on adjusted by what each mutation measurably changed:
+//! a write by its new length minus the old file's size (one `stat`), a removal by the bytes
+//! under the removed path, a move by the bytes under its source and destination before and
+//! after. Every mutation of any kind — the gateway's, the environment's own `/.env` writes, a
+//! checkpoint restore — goes through this type, so the figure stays exact without ever walking
+//! the whole tree again. The one thing it cannot see is a change made behind its back (the
+//! person editing the real folder while the app runs); [`MountTree::invalidate_size`] forgets
+//! the figure so the next need recounts it.
+//!
+//! The size lock is held across each measured mutation, so two mutations cannot interleave
+//! their measurements. It is the innermost lock: nothing is locked while it is held.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use folio_vfs::{DirEntry, Kind, Stat, Tree, VPath, VfsError};
 
@@ -20,12 +35,91 @@ pub const ENV_ZONES: [&str; 4] = ["/tmp", "/std", "/skills", "/.env"];
 pub struct MountTree {
     folder: Arc<dyn Tree>,
     zones: Vec<(VPath, Arc<dyn Tree>)>,
+    /// Bytes of file content in the whole tree; `None` until first asked for, or after
+    /// [`MountTree::invalidate_size`].
+    size: Mutex<Option<u64>>,
+}
+
+fn applied(total: u64, before: u64, after: u64) -> u64 {
+    total.saturating_sub(before).saturating_add(after)
 }
 
 impl MountTree {
     /// Mounts each `(zone root, tree)` over `folder`. Zone roots must be top-level paths.
     pub fn new(folder: Arc<dyn Tree>, zones: Vec<(VPath, Arc<dyn Tree>)>) -> MountTree {
-        MountTree { folder, zones }
+        MountTree { folder, zones, size: Mutex::new(None) }
+    }
+
+    fn size_lock(&self) -> MutexGuard<'_, Option<u64>> {
+        // The cached figure is a plain number, valid after every completed step, so a lock
+        // poisoned by a panic elsewhere is reused.
+        self.size.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Forgets the cached tree size, so the next need recounts it by listing the whole tree. For
+    /// hosts that changed the folder behind the environment's back (a discard, an outside edit).
+    pub fn invalidate_size(&self) {
+        *self.size_lock() = None;
+    }
+
+    /// The cached tree size, if it has been counted (for tests and diagnostics).
+    pub fn cached_size(&self) -> Option<u64> {
+        *self.size_lock()
+    }
+
+    /// Bytes of file content at or below `path` (0 when nothing is there), found by listing:
+    /// each directory listing carries its files' sizes, so no file is stat'ed on its own.
+    pub fn bytes_under(&self, path: &VPath) -> folio_vfs::Result<u64> {
+        match self.stat(path)? {
+            None => Ok(0),
+            Some(s) if s.kind == Kind::File => Ok(s.size),
+            Some(_) => self.dir_bytes(path),
+        }
+    }
+
+    fn dir_bytes(&self, dir: &VPath) -> folio_vfs::Result<u64> {
+        let mut total = 0;
+        for entry in self.list(dir)? {
+            total += match entry.kind {
+                Kind::File => entry.size,
+                Kind::Dir => self.dir_bytes(&dir.join(&entry.name)?)?,
+            };
+        }
+        Ok(total)
+    }
+
+    /// The bytes under each of `roots` (which must not overlap).
+    fn bytes_under_all(&self, roots: &[&VPath]) -> folio_vfs::Result<u64> {
+        roots.iter().try_fold(0, |sum, root| Ok(sum + self.bytes_under(root)?))
+    }
+
+    /// Runs the mutation `op`, which changes nothing outside `roots` (disjoint subtrees), and
+    /// adjusts the cached size by what the bytes under `roots` measured before and after. When
+    /// the size has not been counted yet nothing is measured. A measurement that fails (the tree
+    /// became unreadable half-way) drops the figure, so the next need recounts it.
+    fn measured<T>(&self, roots: &[&VPath], op: impl FnOnce() -> folio_vfs::Result<T>) -> folio_vfs::Result<T> {
+        let mut size = self.size_lock();
+        let Some(total) = *size else { return op() };
+        let Ok(before) = self.bytes_under_all(roots) else {
+            *size = None;
+            return op();
+        };
+        let result = op();
+        *size = self.bytes_under_all(roots).ok().map(|after| applied(total, before, after));
+        result
+    }
+
+    fn route_write(&self, path: &VPath, data: &[u8]) -> folio_vfs::Result<()> {
+        if path.is_root() || self.zone_at(path).is_some() {
+            return Err(VfsError::WriteOntoDirectory(path.clone()));
+        }
+        let (tree, inner) = self.route(path);
+        tree.write(&inner, data).map_err(|e| self.outer_err(e, path, &inner))
+    }
+
+    fn route_rm(&self, path: &VPath) -> folio_vfs::Result<()> {
+        let (tree, inner) = self.route(path);
+        tree.rm(&inner).map_err(|e| self.outer_err(e, path, &inner))
     }
 
     /// The folder's own tree (what a commit publishes).
@@ -90,16 +184,28 @@ impl Tree for MountTree {
     }
 
     fn write(&self, path: &VPath, data: &[u8]) -> folio_vfs::Result<()> {
-        if path.is_root() || self.zone_at(path).is_some() {
-            return Err(VfsError::WriteOntoDirectory(path.clone()));
-        }
-        let (tree, inner) = self.route(path);
-        tree.write(&inner, data).map_err(|e| self.outer_err(e, path, &inner))
+        let mut size = self.size_lock();
+        let Some(total) = *size else { return self.route_write(path, data) };
+        // A write replaces one file: the delta is its new length minus what was there (one stat;
+        // a directory in the way fails the write before anything changes).
+        let before = match self.stat(path) {
+            Ok(Some(s)) if s.kind == Kind::File => s.size,
+            Ok(_) => 0,
+            Err(_) => {
+                *size = None;
+                return self.route_write(path, data);
+            }
+        };
+        let result = self.route_write(path, data);
+        *size = match &result {
+            Ok(()) => Some(applied(total, before, data.len() as u64)),
+            Err(_) => self.bytes_under(path).ok().map(|after| applied(total, before, after)),
+        };
+        result
     }
 
     fn rm(&self, path: &VPath) -> folio_vfs::Result<()> {
-        let (tree, inner) = self.route(path);
-        tree.rm(&inner).map_err(|e| self.outer_err(e, path, &inner))
+        self.measured(&[path], || self.route_rm(path))
     }
 
     fn mkdir(&self, path: &VPath) -> folio_vfs::Result<()> {
@@ -129,14 +235,34 @@ impl Tree for MountTree {
     }
 
     fn mv(&self, from: &VPath, to: &VPath) -> folio_vfs::Result<()> {
-        if !self.is_zone_path(from) && !self.is_zone_path(to) && !from.is_root() {
-            return self.folder.mv(from, to);
+        // Measure the smallest set of disjoint subtrees that holds both ends.
+        let roots: Vec<&VPath> = if from.is_under(to) {
+            vec![to]
+        } else if to.is_under(from) {
+            vec![from]
+        } else {
+            vec![from, to]
+        };
+        self.measured(&roots, || {
+            if !self.is_zone_path(from) && !self.is_zone_path(to) && !from.is_root() {
+                return self.folder.mv(from, to);
+            }
+            let pairs = folio_vfs::transfer_pairs(self, "mv", from, to)?;
+            for (src, dst) in &pairs {
+                let data = self.read(src)?;
+                self.route_write(dst, &data)?;
+            }
+            self.route_rm(from)
+        })
+    }
+
+    fn total_size(&self) -> folio_vfs::Result<u64> {
+        let mut size = self.size_lock();
+        if let Some(total) = *size {
+            return Ok(total);
         }
-        let pairs = folio_vfs::transfer_pairs(self, "mv", from, to)?;
-        for (src, dst) in &pairs {
-            let data = self.read(src)?;
-            self.write(dst, &data)?;
-        }
-        self.rm(from)
+        let total = self.dir_bytes(&VPath::root())?;
+        *size = Some(total);
+        Ok(total)
     }
 }

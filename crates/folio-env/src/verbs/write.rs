@@ -86,7 +86,13 @@ pub fn write_file(env: &Environment, args: WriteArgs) -> Result<Reply> {
     Ok(Reply::text(format!("{verb} {path} ({})", fmt_bytes(size))))
 }
 
-/// `edit_file`.
+/// How many times `edit_file` prepares its change before giving up on a file that keeps being
+/// rewritten underneath it.
+pub const EDIT_ATTEMPTS: usize = 3;
+
+/// `edit_file`: reads the file, replaces the one occurrence of `old_str`, and commits only if the
+/// file still holds what was read (see [`crate::Gateway::commit_edit`]); otherwise it starts over,
+/// up to [`EDIT_ATTEMPTS`] times.
 pub fn edit_file(env: &Environment, args: EditArgs) -> Result<Reply> {
     let path = VPath::parse(&args.path)?;
     env.gateway.check(&path, "edit")?;
@@ -96,28 +102,39 @@ pub fn edit_file(env: &Environment, args: EditArgs) -> Result<Reply> {
             "old_str must be non-empty — to add text, write_file with append: true, or replace a neighbouring line",
         ));
     }
+    for _ in 0..EDIT_ATTEMPTS {
+        let (bytes, updated) = prepare_edit(env, &path, &args)?;
+        if let Some(size) = env.gateway.commit_edit(&path, &bytes, updated.as_bytes())? {
+            return Ok(Reply::text(format!("edited {path} (1 replacement, now {})", fmt_bytes(size))));
+        }
+    }
+    Err(EnvError::refused(format!(
+        "could not edit {path}: it was rewritten by something else {EDIT_ATTEMPTS} times while this edit was being prepared. Read it again and reapply the change against its current contents."
+    )))
+}
+
+/// Reads `path` and applies the edit to it; returns the bytes read and the edited text.
+fn prepare_edit(env: &Environment, path: &VPath, args: &EditArgs) -> Result<(Vec<u8>, String)> {
     let tree = env.tree();
-    match folio_vfs::Tree::stat(tree, &path)? {
-        None => return Err(VfsError::NoSuchFile(path).into()),
+    match folio_vfs::Tree::stat(tree, path)? {
+        None => return Err(VfsError::NoSuchFile(path.clone()).into()),
         Some(s) if s.kind == Kind::Dir => {
             return Err(EnvError::refused(format!("cannot edit {path}: it is a directory — name a file inside it")));
         }
         Some(_) => {}
     }
-    let bytes = folio_vfs::Tree::read(tree, &path)?;
+    let bytes = folio_vfs::Tree::read(tree, path)?;
     if is_binary(&bytes) {
-        return Err(EnvError::Binary { verb: "edit_file", path, size: fmt_bytes(bytes.len() as u64) });
+        return Err(EnvError::Binary { verb: "edit_file", path: path.clone(), size: fmt_bytes(bytes.len() as u64) });
     }
     let text = String::from_utf8_lossy(&bytes);
-    let count = text.matches(args.old_str.as_str()).count();
-    match count {
+    match text.matches(args.old_str.as_str()).count() {
         0 => Err(EnvError::refused(format!(
             "old_str not found in {path} (0 matches). Read the file and copy the exact text to replace, whitespace included."
         ))),
         1 => {
             let updated = text.replacen(args.old_str.as_str(), &args.new_str, 1);
-            let (_, size) = env.gateway.write(&path, updated.as_bytes(), "edit", Some(&bytes))?;
-            Ok(Reply::text(format!("edited {path} (1 replacement, now {})", fmt_bytes(size))))
+            Ok((bytes, updated))
         }
         n => Err(EnvError::refused(format!(
             "old_str matches {n} times in {path}; it must match exactly once. Include more surrounding context to disambiguate."

@@ -233,3 +233,57 @@ fn telemetry_measures_mutation_and_survives_a_panicking_sink() {
     assert_eq!(env.gateway().counters().mutations, 1);
     let _ = p("/");
 }
+
+/// A concurrent writer in the validator's seat: while an edit of a script is being validated
+/// (after it was read, before it is committed), it rewrites the file, up to `times` times.
+struct Interloper {
+    times: usize,
+    seen: Mutex<usize>,
+}
+
+impl ScriptValidator for Interloper {
+    fn validate(&self, path: &VPath, _: &[u8], tree: &dyn Tree) -> Result<(), String> {
+        let mut seen = self.seen.lock().unwrap();
+        if *seen < self.times {
+            *seen += 1;
+            let current = String::from_utf8(tree.read(path).unwrap()).unwrap();
+            tree.write(path, format!("{current}// rewritten {seen}\n").as_bytes()).unwrap();
+        }
+        Result::Ok(())
+    }
+}
+
+fn interloper_env(times: usize) -> folio_env::Environment {
+    let validator = Arc::new(Interloper { times, seen: Mutex::new(0) });
+    let env = env_with(EnvOptions { validator: Some(validator), ..Default::default() });
+    put(&env, "/scripts/a.js", "export default () => 1;\n");
+    env
+}
+
+#[test]
+fn edit_file_retries_when_the_file_is_rewritten_underneath_it() {
+    // Rewritten once: the second attempt reads the new contents and applies the edit to them.
+    let env = interloper_env(1);
+    let edit = json!({"path": "/scripts/a.js", "old_str": "=> 1", "new_str": "=> 2"});
+    check(&env, &[("edit_file", edit.clone(), Ok(&["edited /scripts/a.js (1 replacement"]))]);
+    assert_eq!(read(&env, "/scripts/a.js").unwrap(), "export default () => 2;\n// rewritten 1\n");
+    assert_eq!(env.gateway().counters().mutations, 1);
+
+    // Rewritten on every attempt: after three the edit gives up, names the count and the fix,
+    // and leaves the other writer's content alone.
+    let env = interloper_env(usize::MAX);
+    check(
+        &env,
+        &[(
+            "edit_file",
+            edit,
+            Err(&[
+                "could not edit /scripts/a.js: it was rewritten by something else 3 times while this edit was being prepared",
+                "Read it again and reapply the change against its current contents.",
+            ]),
+        )],
+    );
+    let now = read(&env, "/scripts/a.js").unwrap();
+    assert!(now.contains("=> 1") && now.ends_with("// rewritten 3\n"), "{now}");
+    assert_eq!(env.gateway().counters().mutations, 0);
+}

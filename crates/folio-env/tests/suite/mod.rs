@@ -6,6 +6,7 @@ mod host;
 mod jsonl;
 mod orientation;
 mod overlay;
+mod size;
 mod verbs;
 
 use std::sync::Arc;
