@@ -148,7 +148,9 @@ impl Agent {
                 }
             };
             let usage = model_turn.usage;
-            on_event(AgentEvent::Usage { usage, context_window: self.client.provider().context_window });
+            let provider = self.client.provider();
+            let cost_usd = provider.pricing.map(|p| p.cost(&usage));
+            on_event(AgentEvent::Usage { usage, context_window: provider.context_window, cost_usd });
             let calls: Vec<(String, String, Value)> =
                 model_turn.message.tool_uses().map(|(i, n, v)| (i.to_owned(), n.to_owned(), v.clone())).collect();
             conversation.messages.push(model_turn.message);

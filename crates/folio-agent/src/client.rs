@@ -42,6 +42,32 @@ pub struct Provider {
     pub idle_timeout_ms: u64,
     /// Which output-limit field to send (OpenAI-style only); `None` picks by base URL.
     pub token_param: Option<TokenParam>,
+    /// Prices for the cost shown with usage; `None` when unknown.
+    pub pricing: Option<Pricing>,
+}
+
+/// USD per million tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Pricing {
+    /// Prompt tokens not from the cache.
+    pub input: f64,
+    /// Generated tokens.
+    pub output: f64,
+    /// Prompt tokens read from the cache.
+    pub cache_read: f64,
+    /// Prompt tokens written to the cache.
+    pub cache_write: f64,
+}
+
+impl Pricing {
+    /// The cost of `usage` in USD.
+    pub fn cost(&self, usage: &crate::message::Usage) -> f64 {
+        (usage.input_tokens as f64 * self.input
+            + usage.output_tokens as f64 * self.output
+            + usage.cache_read_tokens as f64 * self.cache_read
+            + usage.cache_write_tokens as f64 * self.cache_write)
+            / 1_000_000.0
+    }
 }
 
 impl Provider {
@@ -58,6 +84,7 @@ impl Provider {
             initial_backoff_ms: 500,
             idle_timeout_ms: 120_000,
             token_param: None,
+            pricing: None,
         }
     }
 

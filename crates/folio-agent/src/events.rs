@@ -72,6 +72,8 @@ pub enum AgentEvent {
         usage: Usage,
         /// The model's context window.
         context_window: u64,
+        /// Cost of the call in USD, when the model's prices are known.
+        cost_usd: Option<f64>,
     },
     /// Earlier history was summarised to stay within the context window.
     Compacted {

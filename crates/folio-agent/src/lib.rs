@@ -16,16 +16,24 @@
 
 mod agent;
 mod client;
+mod env_tools;
 mod error;
 mod events;
 mod message;
+mod prompt;
+mod providers;
 pub mod sse;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod wire;
 
 pub use agent::{Agent, AgentConfig, BoxFuture, Conversation, ToolOutcome, Tools};
-pub use client::{ModelClient, Provider};
+pub use client::{ModelClient, Pricing, Provider};
+pub use env_tools::EnvTools;
 pub use error::AgentError;
 pub use events::{AgentEvent, FinishReason};
 pub use message::{Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};
+pub use prompt::{DESK_PROMPT, system_prompt};
+pub use providers::{PRESETS, Preset, preset};
 pub use wire::openai::TokenParam;
 pub use wire::{ModelTurn, StreamEvent, TurnBuilder, WireFormat, heal};

@@ -2,6 +2,7 @@
 //! arguments, calls one library function, and prints the result for a person or, with `--json`,
 //! for a program. Nothing here decides behaviour: the desktop app calls the same functions.
 
+mod ask;
 mod bench;
 mod changes;
 mod verbs;
@@ -78,6 +79,37 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         answers: Option<PathBuf>,
     },
+    /// Ask the agent to do something in FOLDER, headless: one run of the agent loop, streaming its
+    /// reply and tool calls. Edits stay pending (review them with `folio status`). Without PROMPT,
+    /// `--conversation ID` continues a run that stopped at the turn limit.
+    Ask {
+        /// The folder.
+        folder: PathBuf,
+        /// What to do.
+        prompt: Option<String>,
+        /// anthropic, openai, openrouter, gemini, ollama or lmstudio.
+        #[arg(long, default_value = "anthropic")]
+        provider: String,
+        /// The model id (default: the provider's; required for ollama and lmstudio).
+        #[arg(long)]
+        model: Option<String>,
+        /// Another endpoint speaking the provider's API, as its official SDK takes it (OpenAI's
+        /// includes /v1, Anthropic's does not).
+        #[arg(long, value_name = "URL")]
+        base_url: Option<String>,
+        /// Continue this conversation (its id is printed when it starts).
+        #[arg(long, value_name = "ID")]
+        conversation: Option<String>,
+        /// Model calls before the run stops and asks to be continued.
+        #[arg(long, default_value_t = 120)]
+        max_turns: u32,
+        /// A path the agent may read but never change (repeatable).
+        #[arg(long = "read-only", value_name = "PATH")]
+        read_only: Vec<String>,
+        /// Print the event stream as JSON lines.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure the overlay on this machine: commit of many changed files, and pending() over a
     /// large folder. Prints figures; works in a temporary directory.
     Bench {
@@ -99,6 +131,20 @@ fn main() -> ExitCode {
         }
         Command::Discard { folder, paths, json } => changes::discard(cli.state_dir, &folder, &paths, json),
         Command::Verbs { folder, read_only, answers } => verbs::run(cli.state_dir, &folder, read_only, answers),
+        Command::Ask { folder, prompt, provider, model, base_url, conversation, max_turns, read_only, json } => {
+            ask::run(ask::AskArgs {
+                state_dir: cli.state_dir,
+                folder,
+                prompt,
+                provider,
+                model,
+                base_url,
+                conversation,
+                max_turns,
+                read_only,
+                json,
+            })
+        }
         Command::Bench { files, changed } => bench::run(files, changed),
     };
     match result {

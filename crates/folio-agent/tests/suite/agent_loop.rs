@@ -12,7 +12,7 @@ use folio_agent::{
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::server::{Chunk, FakeServer, Reply, anthropic, openai};
+use folio_agent::testing::{Chunk, FakeServer, Reply, anthropic, openai};
 
 /// A tiny environment: files in a map, a "script" that fails while its text says `bug`, and a
 /// run that never finishes when its text says `forever` (until cancelled).

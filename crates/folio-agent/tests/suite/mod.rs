@@ -1,3 +1,2 @@
 mod agent_loop;
-mod server;
 mod stream;

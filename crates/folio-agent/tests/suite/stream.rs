@@ -8,7 +8,7 @@ use folio_agent::{
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::server::{Chunk, FakeServer, Reply, anthropic, openai};
+use folio_agent::testing::{Chunk, FakeServer, Reply, anthropic, openai};
 
 fn request() -> ModelRequest {
     ModelRequest {

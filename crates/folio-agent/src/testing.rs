@@ -1,6 +1,8 @@
-//! A fake model provider: an HTTP/1.1 server on 127.0.0.1 that records each request and answers
-//! with scripted replies — a status, headers, and body chunks with pauses between them — then
-//! closes the connection. SSE builders produce the providers' documented event shapes.
+//! A fake model provider for tests (feature `testing`): an HTTP/1.1 server on 127.0.0.1 that
+//! records each request and answers with scripted replies — a status, headers, and body chunks with
+//! pauses between them — then closes the connection. The SSE builders produce the providers'
+//! documented event shapes. Tests never reach a real provider.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -48,6 +50,7 @@ impl Recorded {
 }
 
 pub struct FakeServer {
+    /// `http://127.0.0.1:PORT` (append `/v1` for OpenAI-style clients).
     pub base: String,
     pub requests: Arc<Mutex<Vec<Recorded>>>,
 }

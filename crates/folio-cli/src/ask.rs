@@ -1,0 +1,193 @@
+//! `folio ask`: one headless run of the agent loop over a folder.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, anyhow};
+use folio_agent::{Agent, AgentConfig, AgentEvent, Conversation, EnvTools, FinishReason, Message, ModelClient, Usage};
+use folio_env::{EnvOptions, Environment, KeepPresented};
+use folio_store::{Presented, Secrets, Store};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+pub(crate) struct AskArgs {
+    pub(crate) state_dir: Option<PathBuf>,
+    pub(crate) folder: PathBuf,
+    pub(crate) prompt: Option<String>,
+    pub(crate) provider: String,
+    pub(crate) model: Option<String>,
+    pub(crate) base_url: Option<String>,
+    pub(crate) conversation: Option<String>,
+    pub(crate) max_turns: u32,
+    pub(crate) read_only: Vec<String>,
+    pub(crate) json: bool,
+}
+
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    if line.chars().count() > 100 {
+        format!("{}…", line.chars().take(100).collect::<String>())
+    } else {
+        line.to_owned()
+    }
+}
+
+pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
+    let preset = folio_agent::preset(&args.provider).ok_or_else(|| {
+        let names: Vec<&str> = folio_agent::PRESETS.iter().map(|p| p.name).collect();
+        anyhow!(
+            "no provider named `{}` — hint: use one of {}, or any compatible endpoint with --provider openai --base-url URL",
+            args.provider,
+            names.join(", ")
+        )
+    })?;
+    let state_root = match args.state_dir.clone() {
+        Some(dir) => dir,
+        None => folio_vfs::default_state_root()?,
+    };
+    let store = Store::open(&state_root.join("folio.sqlite"))?;
+    let (key, notice) = Secrets::default().get(preset.name, preset.key_env);
+    if let (Some(notice), Some(_)) = (&notice, preset.key_env) {
+        eprintln!("folio: {notice}");
+    }
+    let provider = preset
+        .provider(args.model.as_deref(), args.base_url.as_deref(), key.map(|(k, _)| k))
+        .map_err(|e| anyhow!(e))?;
+    let env = Arc::new(Environment::open_folder(
+        &args.folder,
+        EnvOptions {
+            state_root: Some(state_root),
+            read_only_paths: args.read_only.clone(),
+            presenter: Some(Arc::new(KeepPresented)),
+            ..EnvOptions::default()
+        },
+    )?);
+    let root = env.overlay().map(|o| o.root().to_path_buf()).unwrap_or_else(|| args.folder.clone());
+
+    let (id, mut conversation, input) = match (&args.conversation, &args.prompt) {
+        (Some(id), prompt) => {
+            let info = store.conversation(id)?;
+            if info.folder != root.display().to_string() {
+                return Err(anyhow!(
+                    "conversation {id} belongs to {}, not {} — hint: run it against its own folder, or omit --conversation",
+                    info.folder,
+                    root.display()
+                ));
+            }
+            let messages: Vec<Message> =
+                store.messages(id)?.into_iter().map(serde_json::from_value).collect::<Result<_, _>>().with_context(
+                    || format!("conversation {id} was saved by an incompatible Folio — hint: start a new one"),
+                )?;
+            (id.clone(), Conversation { messages }, prompt.clone().map(Message::user))
+        }
+        (None, Some(prompt)) => {
+            (store.create_conversation(&root, prompt)?, Conversation::default(), Some(Message::user(prompt.clone())))
+        }
+        (None, None) => return Err(anyhow!("nothing to ask — hint: folio ask FOLDER \"what to do\"")),
+    };
+
+    let tools = Arc::new(EnvTools::new(env.clone()));
+    let system = folio_agent::system_prompt(&folio_env::preamble(&env));
+    let agent = Agent::new(
+        ModelClient::new(provider)?,
+        tools,
+        AgentConfig { system, max_turns: args.max_turns, ..AgentConfig::default() },
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let cancel = CancellationToken::new();
+    let json_mode = args.json;
+    let mut out = std::io::stdout();
+    if json_mode {
+        writeln!(out, "{}", json!({"type": "conversation", "id": id}))?;
+    } else {
+        eprintln!("folio: conversation {id}");
+    }
+    let mut totals = Usage::default();
+    let mut cost = 0.0;
+    let mut priced = false;
+    let result = runtime.block_on(async {
+        let stop = cancel.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                stop.cancel();
+            }
+        });
+        let mut on_event = |event: AgentEvent| {
+            let value = serde_json::to_value(&event).unwrap_or(Value::Null);
+            let _ = store.append_event(&id, &value);
+            let mut presented = Vec::new();
+            if let AgentEvent::ToolCallFinished { name, .. } = &event
+                && name == "present"
+            {
+                presented = env.take_presented();
+            }
+            if json_mode {
+                let _ = writeln!(out, "{value}");
+            } else {
+                match &event {
+                    AgentEvent::TextDelta { text } => {
+                        let _ = write!(out, "{text}");
+                        let _ = out.flush();
+                    }
+                    AgentEvent::ToolCallFinished { name, status, output, duration_ms, .. } => {
+                        let mark = if status == "success" { "ok" } else { status.as_str() };
+                        let _ = writeln!(out, "\n  [{mark}] {name} ({duration_ms} ms) {}", first_line(output));
+                    }
+                    AgentEvent::Retrying { delay_ms, reason, .. } => {
+                        eprintln!("folio: retrying in {delay_ms} ms — {reason}");
+                    }
+                    AgentEvent::Compacted { messages, .. } => {
+                        let _ = writeln!(out, "\n  (earlier history summarised: {messages} messages, to stay within the model's window)");
+                    }
+                    AgentEvent::MaxTurns { turns } => {
+                        let _ = writeln!(out, "\n\nStopped at the turn limit ({turns} model calls). Continue with: folio ask {} --conversation {id}", args.folder.display());
+                    }
+                    AgentEvent::Error { message } => eprintln!("folio: {message}"),
+                    _ => {}
+                }
+            }
+            if let AgentEvent::Usage { usage, cost_usd, .. } = &event {
+                totals.input_tokens += usage.input_tokens;
+                totals.output_tokens += usage.output_tokens;
+                totals.cache_read_tokens += usage.cache_read_tokens;
+                totals.cache_write_tokens += usage.cache_write_tokens;
+                if let Some(c) = cost_usd {
+                    cost += c;
+                    priced = true;
+                }
+            }
+            for p in presented {
+                let item = Presented { path: p.path.to_string(), name: p.name.clone(), media_type: p.media_type.clone(), size: p.size, caption: p.caption.clone() };
+                let _ = store.record_presented(&id, &item);
+                let line = json!({"type": "presented", "path": item.path, "name": item.name, "media_type": item.media_type, "size": item.size, "caption": item.caption});
+                if json_mode {
+                    let _ = writeln!(out, "{line}");
+                } else {
+                    let _ = writeln!(out, "  >> presented {} — {}", item.path, item.caption);
+                }
+            }
+        };
+        agent.run(&mut conversation, input, &cancel, &mut on_event).await
+    });
+    let messages: Vec<Value> =
+        conversation.messages.iter().map(|m| serde_json::to_value(m).unwrap_or(Value::Null)).collect();
+    store.save_messages(&id, &messages)?;
+    let pending = env.overlay().map(|o| o.pending().map(|p| p.len()).unwrap_or(0)).unwrap_or(0);
+    if !json_mode {
+        let money = if priced { format!(", about ${cost:.4}") } else { String::new() };
+        println!(
+            "\n\n{pending} change(s) pending — review with `folio status {}`. Tokens: {} in ({} from cache), {} out{money}.",
+            args.folder.display(),
+            totals.input_tokens + totals.cache_read_tokens + totals.cache_write_tokens,
+            totals.cache_read_tokens,
+            totals.output_tokens,
+        );
+    }
+    match result {
+        Ok(FinishReason::Done | FinishReason::MaxTurns) => Ok(ExitCode::SUCCESS),
+        Ok(FinishReason::Cancelled) => Ok(ExitCode::from(130)),
+        Err(e) => Err(e.into()),
+    }
+}

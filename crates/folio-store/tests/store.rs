@@ -1,0 +1,84 @@
+//! The store survives the process and keeps everything in order.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use folio_store::{KeySource, Presented, Secrets, Store};
+use serde_json::json;
+
+#[test]
+fn a_conversation_round_trips_through_a_reopen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("folio.sqlite");
+    let folder = tmp.path().join("q3");
+    let id = {
+        let store = Store::open(&db).unwrap();
+        let id = store.create_conversation(&folder, "Total the sales by region, then chart it").unwrap();
+        store
+            .save_messages(
+                &id,
+                &[json!({"role": "user", "parts": [{"type": "text", "text": "hi"}]}), json!({"role": "assistant"})],
+            )
+            .unwrap();
+        store.append_event(&id, &json!({"type": "turn_started", "turn": 1})).unwrap();
+        store.append_event(&id, &json!({"type": "finished", "reason": "done"})).unwrap();
+        store
+            .record_presented(
+                &id,
+                &Presented {
+                    path: "/out/a.pdf".into(),
+                    name: "a.pdf".into(),
+                    media_type: "application/pdf".into(),
+                    size: 10,
+                    caption: "A".into(),
+                },
+            )
+            .unwrap();
+        store.set_setting("provider", &json!({"name": "ollama"})).unwrap();
+        id
+    };
+    let store = Store::open(&db).unwrap();
+    assert_eq!(store.messages(&id).unwrap().len(), 2);
+    assert_eq!(store.messages(&id).unwrap()[0]["parts"][0]["text"], "hi");
+    let events = store.events(&id).unwrap();
+    assert_eq!(events[1]["type"], "finished");
+    assert_eq!(store.presented(&id).unwrap()[0].caption, "A");
+    assert_eq!(store.setting("provider").unwrap().unwrap()["name"], "ollama");
+    assert_eq!(store.setting("missing").unwrap(), None);
+    let listed = store.conversations(&folder).unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].title, "Total the sales by region, then chart it");
+    // Saving again replaces the history rather than appending duplicates.
+    store.save_messages(&id, &[json!(1), json!(2), json!(3)]).unwrap();
+    assert_eq!(store.messages(&id).unwrap(), vec![json!(1), json!(2), json!(3)]);
+    let err = store.messages("nope").unwrap_err().to_string();
+    assert!(err.starts_with("no conversation nope — hint:"), "{err}");
+}
+
+#[test]
+fn a_newer_schema_is_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("folio.sqlite");
+    drop(Store::open(&db).unwrap());
+    let conn = rusqlite_conn(&db);
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    let err = Store::open(&db).err().unwrap().to_string();
+    assert!(err.contains("has schema 99, newer than this Folio understands"), "{err}");
+}
+
+fn rusqlite_conn(path: &std::path::Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(path).unwrap()
+}
+
+#[test]
+fn keys_fall_back_to_the_environment_when_no_keychain_runs() {
+    // Headless CI has no Secret Service: the environment variable is used, with a notice.
+    let secrets = Secrets::with_service(format!("folio-test-{}", std::process::id()));
+    let var = format!("FOLIO_TEST_KEY_{}", std::process::id());
+    // Setting a variable needs `unsafe` in edition 2024, so an unset name and PATH stand in.
+    let (none, _) = secrets.get("anthropic", Some(&var));
+    assert!(none.is_none(), "no key anywhere is None, not an error");
+    let (found, _notice) = secrets.get("anthropic", Some("PATH"));
+    let (key, source) = found.unwrap();
+    assert!(!key.is_empty());
+    assert!(matches!(&source, KeySource::Environment(v) if v == "PATH") || source == KeySource::Keychain);
+}
