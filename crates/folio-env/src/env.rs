@@ -191,7 +191,7 @@ impl Environment {
         match written {
             Ok(_) => {
                 self.gateway.count_spillover();
-                format!("{}\n… [{more} more lines — the full text is in {target}; read_file or grep it]", fitted.text)
+                format!("{}\n… [{more} more lines — written to {target}; read_file or grep it]", fitted.text)
             }
             Err(err) => format!("{}\n… [{more} more lines — could not spill to {target}: {err}]", fitted.text),
         }

@@ -79,7 +79,8 @@ pub use zones::HostDirTree;
 
 /// Appends a run to `/.env/history.jsonl` (for the script runner).
 pub fn record_run(env: &Environment, record: &RunRecord) -> Result<()> {
-    runlog::append(env.tree(), record, env.gateway().limits().max_history_lines)
+    let limits = env.gateway().limits();
+    runlog::append(env.tree(), record, limits.max_history_lines, limits.max_file_bytes)
 }
 
 /// The orientation text as it would read now (also what `read_file /.env/orientation.md` shows).

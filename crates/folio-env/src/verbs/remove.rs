@@ -34,6 +34,11 @@ pub struct TransferArgs {
     pub to: String,
 }
 
+/// "1 file", "2 files".
+fn files(n: usize) -> String {
+    if n == 1 { "1 file".to_owned() } else { format!("{n} files") }
+}
+
 /// `rm`.
 pub fn rm(env: &Environment, args: RmArgs) -> Result<Reply> {
     let path = VPath::parse(&args.path)?;
@@ -41,7 +46,7 @@ pub fn rm(env: &Environment, args: RmArgs) -> Result<Reply> {
     match env.gateway.rm(&path) {
         Ok(_) if is_dir == Some(false) => Ok(Reply::text(format!("removed {path}"))),
         Ok(0) => Ok(Reply::text(format!("removed {path} (an empty directory)"))),
-        Ok(n) => Ok(Reply::text(format!("removed {n} files under {path}"))),
+        Ok(n) => Ok(Reply::text(format!("removed {} under {path}", files(n)))),
         Err(EnvError::Vfs(VfsError::NoSuchEntry(_))) if is_pattern(&args.path) => {
             Err(EnvError::Pattern { op: "remove", path: args.path, recipe: "await fs.rm(p);" })
         }
@@ -83,6 +88,6 @@ pub fn transfer(env: &Environment, args: TransferArgs, is_move: bool) -> Result<
     if source.map(|s| s.kind) == Some(Kind::File) {
         Ok(Reply::text(format!("{past} {from} -> {to}")))
     } else {
-        Ok(Reply::text(format!("{past} {n} files from {from} to {to}")))
+        Ok(Reply::text(format!("{past} {} from {from} to {to}", files(n))))
     }
 }

@@ -287,3 +287,94 @@ fn edit_file_retries_when_the_file_is_rewritten_underneath_it() {
     assert!(now.contains("=> 1") && now.ends_with("// rewritten 3\n"), "{now}");
     assert_eq!(env.gateway().counters().mutations, 0);
 }
+
+#[test]
+fn a_zone_stays_readable_announced_and_closed_to_the_hosts_guarded_writes() {
+    let env = corpus_env();
+    check(
+        &env,
+        &[
+            ("ls", json!({"path": "/corpus"}), Ok(&["a.txt (11B)"])),
+            ("describe", json!({"path": "/corpus/a.txt"}), Ok(&["\"lines\": 3"])),
+            ("read_file", json!({"path": "/.env/orientation.md"}), Ok(&["`/corpus` — 1 file(s)", "READ-ONLY"])),
+            ("redo", json!({"path": "/corpus/a.txt"}), Err(&["/corpus is read-only"])),
+            ("mv", json!({"from": "/project/src/main.rs", "to": "/tmp/main.rs"}), Err(&["/project/src is read-only"])),
+        ],
+    );
+    // The host's guarded writes (scripts' env:fs, adapters) meet the same wall as the verbs.
+    let gw = env.gateway();
+    let before = gw.counters().mutations;
+    for (path, want) in [
+        ("/corpus/b.txt", "/corpus is read-only"),
+        ("/std/fs/extra.md", "/std"),
+        ("/skills/mine.md", "/skills"),
+        ("/.env/x", "/.env is maintained by the environment"),
+    ] {
+        let e = gw.write(&p(path), b"x", "write", None).unwrap_err().to_string();
+        assert!(e.contains(want) && e.contains("cp "), "{path}: {e}");
+    }
+    assert!(gw.mkdir(&p("/corpus/sub")).unwrap_err().to_string().contains("cannot mkdir /corpus/sub"));
+    assert_eq!(gw.counters().mutations, before);
+}
+
+#[test]
+fn the_tree_cap_counts_from_the_base_and_binds_mount_too() {
+    let base = env().tree().total_size().unwrap();
+    let limits = Limits { max_vfs_bytes: base + 3000, ..Default::default() };
+    let env = env_with(EnvOptions { limits, ..Default::default() });
+    check(
+        &env,
+        &[
+            ("write_file", json!({"path": "/out/a.txt", "content": "a".repeat(1000)}), Ok(&["created /out/a.txt"])),
+            (
+                "write_file",
+                json!({"path": "/out/b.txt", "content": "b".repeat(2500)}),
+                Err(&["environment size limit exceeded", "/out/b.txt", "limits.max_vfs_bytes", "under /tmp"]),
+            ),
+            // Shrinking is always allowed, even at the cap.
+            ("write_file", json!({"path": "/out/a.txt", "content": ""}), Ok(&["wrote /out/a.txt (0B)"])),
+            ("rm", json!({"path": "/out/a.txt"}), Ok(&["removed /out/a.txt"])),
+        ],
+    );
+    let e = env.mount("/inbox", "big.bin", &[0u8; 4000]).unwrap_err().to_string();
+    assert!(e.contains("limits.max_vfs_bytes"), "{e}");
+    assert_eq!(env.gateway().counters().limit_hits, 2);
+    assert!(read(&env, "/out/b.txt").is_none() && read(&env, "/inbox/big.bin").is_none());
+}
+
+#[test]
+fn every_verb_declares_whether_it_mutates_and_counters_start_at_zero() {
+    let env = env_with(EnvOptions {
+        presenter: Some(Arc::new(folio_env::KeepPresented)),
+        asker: Some(Arc::new(folio_env::Answers::new(vec![]))),
+        ..Default::default()
+    });
+    assert_eq!(env.gateway().counters(), folio_env::Counters::default());
+    let declared: Vec<(&str, bool)> = env.tools().iter().map(|t| (t.name, t.mutates)).collect();
+    assert_eq!(
+        declared,
+        [
+            ("write_file", true),
+            ("edit_file", true),
+            ("rm", true),
+            ("mv", true),
+            ("cp", true),
+            ("read_file", false),
+            ("ls", false),
+            ("grep", false),
+            ("describe", false),
+            ("undo", true),
+            ("redo", true),
+            ("checkpoint", true),
+            ("diff", false),
+            ("history", false),
+            ("present", false),
+            ("ask_user", false),
+        ]
+    );
+    ok(&env, "write_file", json!({"path": "/out/a.txt", "content": "a"}));
+    assert_eq!(env.gateway().counters().mutations, 1);
+    // A refused mutation moves nothing.
+    err(&env, "write_file", json!({"path": "/std/a", "content": "a"}));
+    assert_eq!(env.gateway().counters().mutations, 1);
+}

@@ -127,6 +127,32 @@ fn run_log_is_a_ring() {
 }
 
 #[test]
+fn run_log_is_byte_bounded_too_and_keeps_the_newest() {
+    let env =
+        env_with(EnvOptions { limits: Limits { max_file_bytes: 1000, ..Default::default() }, ..Default::default() });
+    let rec = |i: usize, preview: usize| RunRecord {
+        ts: "t".into(),
+        script: format!("/scripts/r{i}.js"),
+        args: json!({}),
+        ok: true,
+        kind: "run".into(),
+        ms: 1,
+        preview: "p".repeat(preview),
+        spill: None,
+    };
+    for i in 1..=5 {
+        folio_env::record_run(&env, &rec(i, 300)).unwrap();
+    }
+    let log = read(&env, "/.env/history.jsonl").unwrap();
+    assert!(log.len() <= 1000 && log.lines().count() == 2, "{} bytes, {} lines", log.len(), log.lines().count());
+    assert!(log.contains("r4.js") && log.contains("r5.js"), "{log}");
+    folio_env::record_run(&env, &rec(6, 2000)).unwrap();
+    let log = read(&env, "/.env/history.jsonl").unwrap();
+    assert_eq!(log.lines().count(), 1, "one oversized run is still kept");
+    assert!(log.contains("r6.js"));
+}
+
+#[test]
 fn checkpoints_fork_restore_list_and_drop() {
     let env = env();
     check(
@@ -237,5 +263,52 @@ fn diff_against_undo_version_and_checkpoint() {
     assert_eq!(
         out,
         "@@ 7 unchanged lines @@\n l7\n l8\n l9\n-l10\n+changed\n l11\n l12\n l13\n@@ 6 unchanged lines @@"
+    );
+}
+
+#[test]
+fn restore_keeps_run_history_and_never_touches_protected_zones() {
+    let env = env_with(EnvOptions { read_only_paths: vec!["/corpus".into()], ..Default::default() });
+    check(
+        &env,
+        &[(
+            "checkpoint",
+            json!({"action": "restore", "name": "first"}),
+            Err(&["no checkpoint named \"first\" — none have been created yet", "fork"]),
+        )],
+    );
+    let run = |script: &str| RunRecord {
+        ts: "t".into(),
+        script: script.into(),
+        args: json!({}),
+        ok: true,
+        kind: "run".into(),
+        ms: 1,
+        preview: String::new(),
+        spill: Some("/tmp/run-1.out".into()),
+    };
+    folio_env::record_run(&env, &run("/scripts/before.js")).unwrap();
+    put(&env, "/out/a.txt", "a");
+    ok(&env, "checkpoint", json!({"action": "fork", "name": "first"}));
+    folio_env::record_run(&env, &run("/scripts/after.js")).unwrap();
+    env.mount("/corpus", "ref.txt", b"seeded after the fork").unwrap();
+    let skills = read(&env, "/skills/README.md").unwrap();
+    ok(&env, "checkpoint", json!({"action": "restore", "name": "first"}));
+    let runs = ok(&env, "history", json!({}));
+    assert!(runs.contains("/scripts/before.js") && runs.contains("/scripts/after.js"), "{runs}");
+    assert!(runs.contains("spill=/tmp/run-1.out"), "{runs}");
+    assert_eq!(read(&env, "/corpus/ref.txt").as_deref(), Some("seeded after the fork"));
+    assert_eq!(read(&env, "/skills/README.md").unwrap(), skills);
+    check(
+        &env,
+        &[
+            ("checkpoint", json!({"action": "restore", "name": "missing"}), Err(&["Existing: first."])),
+            ("checkpoint", json!({"action": "drop", "name": "missing"}), Err(&["no checkpoint named \"missing\""])),
+            (
+                "diff",
+                json!({"path": "/out/a.txt", "checkpoint": "first"}),
+                Ok(&["unchanged since checkpoint \"first\""]),
+            ),
+        ],
     );
 }

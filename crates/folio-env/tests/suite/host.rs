@@ -154,3 +154,61 @@ fn ask_user_returns_trimmed_answers_and_reports_silence() {
     let env = env_with(EnvOptions { asker: Some(Arc::new(Broken)), ..Default::default() });
     assert!(err(&env, "ask_user", json!({"question": "x"})).contains("the chat window is closed"));
 }
+
+/// Records what the host was asked, and answers with a fixed text.
+#[derive(Default)]
+struct Recorder(Mutex<Vec<(String, Vec<String>)>>);
+impl Asker for Recorder {
+    fn ask(&self, question: &str, options: &[String]) -> Result<Option<String>, String> {
+        self.0.lock().unwrap().push((question.to_owned(), options.to_vec()));
+        Result::Ok(Some("yes".into()))
+    }
+}
+
+#[test]
+fn ask_user_passes_the_question_and_cleaned_options_to_the_host() {
+    let rec = Arc::new(Recorder::default());
+    let env = env_with(EnvOptions { asker: Some(rec.clone()), ..Default::default() });
+    check(
+        &env,
+        &[
+            ("ask_user", json!({"question": "  Which quarter?  ", "options": [" Q1 ", "", "Q2"]}), Ok(&["yes"])),
+            ("ask_user", json!({"question": "Proceed?", "options": ["  ", ""]}), Ok(&["yes"])),
+            ("ask_user", json!({}), Err(&["question"])),
+            ("ask_user", json!({"question": 3}), Err(&["ask_user { question"])),
+        ],
+    );
+    let got = rec.0.lock().unwrap();
+    assert_eq!(got[0], ("Which quarter?".to_owned(), vec!["Q1".to_owned(), "Q2".to_owned()]));
+    assert_eq!(got[1], ("Proceed?".to_owned(), vec![]), "options that trim to nothing are treated as absent");
+    assert_eq!(got.len(), 2, "invalid calls never reach the host");
+}
+
+#[test]
+fn present_media_types_cover_the_documented_extensions() {
+    let inbox = Arc::new(Inbox::default());
+    let env = env_with(EnvOptions { presenter: Some(inbox.clone()), ..Default::default() });
+    for (name, want) in [
+        ("book.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+        ("memo.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+        ("notes.txt", "text/plain"),
+        ("data.json", "application/json"),
+        ("page.html", "text/html"),
+        ("feed.xml", "application/xml"),
+        ("bundle.zip", "application/zip"),
+        ("bundle.tar", "application/x-tar"),
+        ("bundle.gz", "application/gzip"),
+        ("photo.jpg", "image/jpeg"),
+        ("photo.JPEG", "image/jpeg"),
+        ("photo.webp", "image/webp"),
+        ("logo.svg", "image/svg+xml"),
+        ("voice.wav", "audio/wav"),
+        ("voice.m4a", "audio/mp4"),
+        ("voice.ogg", "audio/ogg"),
+    ] {
+        put(&env, &format!("/out/{name}"), "bytes");
+        ok(&env, "present", json!({"path": format!("/out/{name}"), "caption": "c"}));
+        assert_eq!(inbox.0.lock().unwrap().last().unwrap().media_type, want, "{name}");
+    }
+    check(&env, &[("present", json!({"path": 1, "caption": "c"}), Err(&["present { path, caption }"]))]);
+}

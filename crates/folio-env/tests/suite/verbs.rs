@@ -324,8 +324,52 @@ fn oversized_replies_spill_to_tmp_and_name_the_file() {
     assert!(hist.contains("more entries — list a subdirectory or lower depth"), "{hist}");
     let long = (0..400).map(|i| format!("row {i}")).collect::<Vec<_>>().join("\n");
     let spilled = env.spill(&long, 1.0, "out");
-    let path = spilled.split("the full text is in ").nth(1).unwrap().split(';').next().unwrap().to_owned();
+    let path = spilled.split("more lines — written to ").nth(1).unwrap().split(';').next().unwrap().to_owned();
     assert!(path.starts_with("/tmp/run-") && path.ends_with(".out"), "{spilled}");
     assert!(read(&env, &path).unwrap().contains("row 399"));
     assert_eq!(env.gateway().counters().spillovers, 1);
+}
+
+#[test]
+fn transfers_and_removals_name_their_edge_cases() {
+    let env = env();
+    put(&env, "/tmp/a/1.txt", "1");
+    put(&env, "/tmp/a/2.txt", "2");
+    put(&env, "/tmp/file.txt", "f");
+    env.tree().mkdir(&super::p("/tmp/empty")).unwrap();
+    env.tree().mkdir(&super::p("/tmp/empty2")).unwrap();
+    env.tree().mkdir(&super::p("/tmp/c/1.txt")).unwrap();
+    check(
+        &env,
+        &[
+            ("mv", json!({"from": "/tmp/a", "to": "/out/a"}), Ok(&["moved 2 files from /tmp/a to /out/a"])),
+            ("rm", json!({"path": "/tmp/empty"}), Ok(&["removed /tmp/empty (an empty directory)"])),
+            ("mv", json!({"from": "/tmp/empty2", "to": "/out/e"}), Err(&["/tmp/empty2 is an empty directory"])),
+            ("cp", json!({"from": "/out/a", "to": "/tmp/c"}), Err(&["/tmp/c/1.txt", "it is a directory"])),
+            ("cp", json!({"from": "/out/a/1.txt", "to": "/tmp/file.txt/x"}), Err(&["/tmp/file.txt is a file"])),
+            ("mv", json!({"from": "/out/ghost", "to": "/out/g2"}), Err(&["no such file or directory: /out/ghost"])),
+            ("write_file", json!({"path": "/out/a", "content": "x"}), Err(&["cannot write /out/a: it is a directory"])),
+            ("write_file", json!({"path": "/tmp/one/only.txt", "content": "x"}), Ok(&[])),
+            ("cp", json!({"from": "/tmp/one", "to": "/tmp/two"}), Ok(&["copied 1 file from /tmp/one to /tmp/two"])),
+            ("rm", json!({"path": "/tmp/two"}), Ok(&["removed 1 file under /tmp/two"])),
+            (
+                "write_file",
+                json!({"path": "/out/n.json", "content": null}),
+                Err(&["content must be a string, got null"]),
+            ),
+            ("write_file", json!({"path": 7, "content": "x"}), Err(&["write_file { path, content"])),
+            ("edit_file", json!({"path": "/out/a/1.txt", "old_str": 1, "new_str": "x"}), Err(&["edit_file {"])),
+            (
+                "read_file",
+                json!({"path": "/std/env:nothing/index.d.ts"}),
+                Err(&["Registered modules: env:fs, env:std, env:assert"]),
+            ),
+            ("ls", json!({"path": "/out", "depth": 0}), Ok(&["/out\na/"])),
+            ("ls", json!({"path": "/out", "depth": 99}), Ok(&["  1.txt (1B)"])),
+            ("ls", json!({"path": "/out/a/1.txt"}), Ok(&["1.txt (1B)"])),
+            ("grep", json!({"pattern": "1", "path": "/out", "max_matches": 0}), Ok(&["/out/a/1.txt:1: 1"])),
+        ],
+    );
+    assert_eq!(read(&env, "/tmp/file.txt").as_deref(), Some("f"));
+    assert!(read(&env, "/tmp/c/2.txt").is_none(), "a refused copy writes nothing");
 }
