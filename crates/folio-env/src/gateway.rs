@@ -4,7 +4,9 @@
 //! host read-only paths, derived and TypeScript paths under `/scripts`, and for `rm`/`mv` a zone
 //! nested *below* the path), the size limits, the script-validation hook, then — under the
 //! gateway lock — the version ring records the prior content, the tree is changed, and the
-//! mutation counter moves. A failure before the tree is touched leaves no trace.
+//! mutation counter moves. A failure before the tree is touched leaves no trace. An edit is
+//! optimistic ([`Gateway::commit_edit`]): it validates outside the lock and commits only if the
+//! file still holds the bytes the editor read, so `edit_file` can read again and retry.
 //!
 //! The lock is a plain mutex and is not re-entrant: public methods take it, private helpers
 //! assume it is held. Environment-owned writes (the version index, the run log, orientation,

@@ -186,20 +186,24 @@ impl Tree for MountTree {
     fn write(&self, path: &VPath, data: &[u8]) -> folio_vfs::Result<()> {
         let mut size = self.size_lock();
         let Some(total) = *size else { return self.route_write(path, data) };
-        // A write replaces one file: the delta is its new length minus what was there (one stat;
-        // a directory in the way fails the write before anything changes).
+        // A write replaces one file: the delta is its new length minus what was there (one stat).
         let before = match self.stat(path) {
             Ok(Some(s)) if s.kind == Kind::File => s.size,
-            Ok(_) => 0,
+            Ok(None) => 0,
+            // Writing onto a directory fails without changing anything.
+            Ok(Some(_)) => return self.route_write(path, data),
             Err(_) => {
                 *size = None;
                 return self.route_write(path, data);
             }
         };
         let result = self.route_write(path, data);
-        *size = match &result {
-            Ok(()) => Some(applied(total, before, data.len() as u64)),
-            Err(_) => self.bytes_under(path).ok().map(|after| applied(total, before, after)),
+        *size = match (&result, self.stat(path)) {
+            (Ok(()), _) => Some(applied(total, before, data.len() as u64)),
+            (Err(_), Ok(Some(s))) if s.kind == Kind::File => Some(applied(total, before, s.size)),
+            (Err(_), Ok(None)) => Some(applied(total, before, 0)),
+            // Something unexpected is there now: recount at next need.
+            (Err(_), _) => None,
         };
         result
     }

@@ -76,6 +76,12 @@ fn the_cached_size_matches_a_fresh_count_after_every_kind_of_change() {
     let long = (0..400).map(|i| format!("line {i}")).collect::<Vec<_>>().join("\n");
     env.spill(&long, 0.5, "out");
     assert_eq!(env.tree().cached_size(), Some(fresh_total(&env)));
+    // Raw writes that fail change nothing, and the figure says so.
+    env.tree().write(&p("/inbox/dir/f.txt"), b"12345").unwrap();
+    assert!(env.tree().write(&p("/inbox/dir"), b"onto a directory").is_err());
+    assert!(env.tree().write(&p("/inbox/dir/f.txt/under"), b"under a file").is_err());
+    assert!(env.tree().rm(&p("/inbox/nothing")).is_err());
+    assert_eq!(env.tree().cached_size(), Some(fresh_total(&env)));
     // A change behind the environment's back is recounted once the host says so.
     env.tree().folder().write(&p("/inbox/behind.txt"), b"unseen").unwrap();
     env.gateway().note_external_change();
