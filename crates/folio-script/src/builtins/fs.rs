@@ -1,0 +1,184 @@
+//! `env:fs`: asynchronous file access for scripts, over a host trait.
+//!
+//! The environment implements [`ScriptFs`] with its mutation gateway (zones, limits, the script
+//! pipeline, undo); [`TreeFs`] is the plain implementation over any [`Tree`] that tests and simple
+//! hosts use. Every call runs on tokio's blocking pool, so a slow disk never stalls the script
+//! thread and a cancelled run is abandoned at once instead of waiting for the call to return.
+
+use std::sync::Arc;
+
+use folio_vfs::{DirEntry, Kind, Stat, Tree, VPath};
+use serde_json::json;
+
+use crate::registry::{CallContext, HostFn, HostValue, NativeFunction, NativeModule};
+
+/// The file operations a script may perform. Errors are messages that already name the fix; the
+/// runtime prefixes them with `env:fs.<function>: ` before the script sees them.
+pub trait ScriptFs: Send + Sync {
+    /// The whole content of a file.
+    fn read(&self, path: &VPath) -> Result<Vec<u8>, String>;
+    /// Creates or replaces a file.
+    fn write(&self, path: &VPath, data: &[u8]) -> Result<(), String>;
+    /// Appends to a file, creating it when absent.
+    fn append(&self, path: &VPath, data: &[u8]) -> Result<(), String>;
+    /// The children of a directory.
+    fn list(&self, dir: &VPath) -> Result<Vec<DirEntry>, String>;
+    /// Files matching a glob pattern (`*`, `**`, `?`), sorted.
+    fn glob(&self, pattern: &str) -> Result<Vec<VPath>, String>;
+    /// What is at `path`, or `None`.
+    fn stat(&self, path: &VPath) -> Result<Option<Stat>, String>;
+    /// Creates a directory and its parents.
+    fn mkdir(&self, path: &VPath) -> Result<(), String>;
+    /// Removes a file, or a directory with everything below it.
+    fn rm(&self, path: &VPath) -> Result<(), String>;
+    /// Moves a file or a subtree.
+    fn mv(&self, from: &VPath, to: &VPath) -> Result<(), String>;
+    /// Copies a file or a subtree.
+    fn cp(&self, from: &VPath, to: &VPath) -> Result<(), String>;
+}
+
+/// [`ScriptFs`] straight over a [`Tree`], with no zones or limits.
+pub struct TreeFs {
+    tree: Arc<dyn Tree>,
+}
+
+impl TreeFs {
+    /// Wraps `tree`.
+    pub fn new(tree: Arc<dyn Tree>) -> TreeFs {
+        TreeFs { tree }
+    }
+}
+
+impl ScriptFs for TreeFs {
+    fn read(&self, path: &VPath) -> Result<Vec<u8>, String> {
+        self.tree.read(path).map_err(|e| e.to_string())
+    }
+    fn write(&self, path: &VPath, data: &[u8]) -> Result<(), String> {
+        self.tree.write(path, data).map_err(|e| e.to_string())
+    }
+    fn append(&self, path: &VPath, data: &[u8]) -> Result<(), String> {
+        self.tree.append(path, data).map_err(|e| e.to_string())
+    }
+    fn list(&self, dir: &VPath) -> Result<Vec<DirEntry>, String> {
+        self.tree.list(dir).map_err(|e| e.to_string())
+    }
+    fn glob(&self, pattern: &str) -> Result<Vec<VPath>, String> {
+        self.tree.glob(pattern).map_err(|e| e.to_string())
+    }
+    fn stat(&self, path: &VPath) -> Result<Option<Stat>, String> {
+        self.tree.stat(path).map_err(|e| e.to_string())
+    }
+    fn mkdir(&self, path: &VPath) -> Result<(), String> {
+        self.tree.mkdir(path).map_err(|e| e.to_string())
+    }
+    fn rm(&self, path: &VPath) -> Result<(), String> {
+        self.tree.rm(path).map_err(|e| e.to_string())
+    }
+    fn mv(&self, from: &VPath, to: &VPath) -> Result<(), String> {
+        self.tree.mv(from, to).map_err(|e| e.to_string())
+    }
+    fn cp(&self, from: &VPath, to: &VPath) -> Result<(), String> {
+        self.tree.cp(from, to).map_err(|e| e.to_string())
+    }
+}
+
+type FsOp = fn(&dyn ScriptFs, &[HostValue]) -> Result<HostValue, String>;
+
+fn path_arg(args: &[HostValue], at: usize) -> Result<VPath, String> {
+    match args.get(at) {
+        Some(HostValue::Json(serde_json::Value::String(s))) => VPath::parse(s).map_err(|e| e.to_string()),
+        other => Err(format!(
+            "argument {} must be an absolute path string like '/inbox/data.csv', got {}",
+            at + 1,
+            match other {
+                None | Some(HostValue::Undefined) => "undefined".to_owned(),
+                Some(HostValue::Bytes(_)) => "bytes".to_owned(),
+                Some(HostValue::Json(v)) => v.to_string(),
+            }
+        )),
+    }
+}
+
+fn data_arg(args: &[HostValue]) -> Result<Vec<u8>, String> {
+    match args.get(1) {
+        Some(HostValue::Json(serde_json::Value::String(s))) => Ok(s.as_bytes().to_vec()),
+        Some(HostValue::Bytes(b)) => Ok(b.clone()),
+        Some(HostValue::Json(serde_json::Value::Array(items))) => items
+            .iter()
+            .map(|v| v.as_u64().filter(|n| *n < 256).map(|n| n as u8))
+            .collect::<Option<Vec<u8>>>()
+            .ok_or_else(|| "a number array must hold integers 0–255 (bytes); pass a string for text".to_owned()),
+        _ => Err("content must be a string, a Uint8Array (or other typed array), or an array of byte values".into()),
+    }
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::File => "file",
+        Kind::Dir => "dir",
+    }
+}
+
+const OPS: &[(&str, bool, FsOp)] = &[
+    ("readFile", false, |fs, a| {
+        let path = path_arg(a, 0)?;
+        let bytes = fs.read(&path)?;
+        String::from_utf8(bytes)
+            .map(|s| HostValue::Json(s.into()))
+            .map_err(|_| format!("{path} is not UTF-8 text — read it with readBytes(path), which returns a Uint8Array"))
+    }),
+    ("readBytes", false, |fs, a| Ok(HostValue::Bytes(fs.read(&path_arg(a, 0)?)?))),
+    ("writeFile", true, |fs, a| fs.write(&path_arg(a, 0)?, &data_arg(a)?).map(|()| HostValue::Undefined)),
+    ("appendFile", true, |fs, a| fs.append(&path_arg(a, 0)?, &data_arg(a)?).map(|()| HostValue::Undefined)),
+    ("readdir", false, |fs, a| {
+        let entries = fs.list(&path_arg(a, 0)?)?;
+        let out: Vec<_> =
+            entries.iter().map(|e| json!({"name": e.name, "kind": kind_name(e.kind), "size": e.size})).collect();
+        Ok(HostValue::Json(out.into()))
+    }),
+    ("glob", false, |fs, a| match a.first().and_then(HostValue::as_str) {
+        Some(p) => Ok(HostValue::Json(fs.glob(p)?.iter().map(|p| p.as_str()).collect::<Vec<_>>().into())),
+        None => Err("glob(pattern) needs a pattern string like '/inbox/**/*.csv'".into()),
+    }),
+    ("stat", false, |fs, a| {
+        Ok(HostValue::Json(match fs.stat(&path_arg(a, 0)?)? {
+            Some(s) => json!({"kind": kind_name(s.kind), "size": s.size, "mtime": s.mtime_ms}),
+            None => serde_json::Value::Null,
+        }))
+    }),
+    ("exists", false, |fs, a| Ok(HostValue::Json(fs.stat(&path_arg(a, 0)?)?.is_some().into()))),
+    ("mkdir", true, |fs, a| fs.mkdir(&path_arg(a, 0)?).map(|()| HostValue::Undefined)),
+    ("rm", true, |fs, a| fs.rm(&path_arg(a, 0)?).map(|()| HostValue::Undefined)),
+    ("mv", true, |fs, a| fs.mv(&path_arg(a, 0)?, &path_arg(a, 1)?).map(|()| HostValue::Undefined)),
+    ("cp", true, |fs, a| fs.cp(&path_arg(a, 0)?, &path_arg(a, 1)?).map(|()| HostValue::Undefined)),
+];
+
+/// The `env:fs` module definition.
+pub(crate) fn module() -> NativeModule {
+    let mut functions = Vec::new();
+    for &(name, mutates, op) in OPS {
+        let call = HostFn::Async(Arc::new(move |args: Vec<HostValue>, cx: CallContext| {
+            Box::pin(async move {
+                if mutates && cx.read_only {
+                    return Err(format!(
+                        "{name} is not available while a script is being validated — module top-level code runs during write_file/edit_file and must not change the tree. Do the work inside the default export instead."
+                    ));
+                }
+                let fs = cx.fs.clone();
+                tokio::task::spawn_blocking(move || op(fs.as_ref(), &args))
+                    .await
+                    .map_err(|e| format!("the host call did not complete: {e}"))?
+            })
+        }));
+        functions.push(NativeFunction { name: name.to_owned(), call });
+    }
+    NativeModule {
+        name: "fs".into(),
+        description: "VFS-scoped file I/O: readFile, readBytes, writeFile, appendFile, readdir, glob, stat, exists, mkdir, rm, mv, cp.".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        types_dts: include_str!("../js/fs.d.ts").into(),
+        docs: "Every function is async — always await. readdir returns ENTRY OBJECTS {name, kind, size}, not strings; use glob('/dir/*.ext') for full paths.".into(),
+        functions,
+        js_api: Some("(n) => ({ ...n, readText: n.readFile })".into()),
+    }
+}

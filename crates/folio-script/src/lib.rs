@@ -1,0 +1,91 @@
+//! `folio-script`: the only crate that knows QuickJS. It loads, validates and runs the
+//! JavaScript modules an agent writes, in a sandbox that reaches the person's folder only through
+//! injected `env:*` modules.
+//!
+//! # Design
+//!
+//! Every operation — a run, or a write-time load — gets a fresh QuickJS runtime and context
+//! (rquickjs 0.14 over quickjs-ng), and drops them when it settles. A fresh runtime costs well
+//! under a millisecond, so there is no pool to poison and nothing one run does to globals or
+//! prototypes can be seen by the next. The context holds the standard intrinsics, a frozen
+//! `console`, and nothing else: no timers, no `process`, no `require`, no network, no host file
+//! system, no QuickJS `std`/`os` modules. Because the host side is Rust, no host-realm object
+//! exists for a script to reach; values cross as data (JSON, or bytes) and are rebuilt inside the
+//! script's realm.
+//!
+//! - [`Engine`] holds the [`ModuleRegistry`] and the [`ScriptLimits`]. [`Engine::run`] awaits a
+//!   script's default export with JSON arguments and returns a [`RunResult`];
+//!   [`Engine::validate`] is the gateway's write-time hook, returning a [`Validation`] with the
+//!   `.d.ts` text and the one-liner `ls` shows.
+//! - Modules resolve from `env:<name>` (the registry) and from VFS paths (`./x.js`, `../x`,
+//!   `/scripts/lib/x.js`; `.js` is appended when missing), read through a [`ScriptFs`]. Bare
+//!   specifiers fail listing the `env:` modules; static import cycles fail naming the cycle (see
+//!   `loader.rs` for why they are refused although QuickJS could link them); syntax errors name
+//!   `path:line:column` and show the line.
+//! - `env:*` modules are [`NativeModule`]s: host functions plus an optional JavaScript layer that
+//!   shapes them. The builtins `env:fs`, `env:std` and `env:assert` are registered through the
+//!   same seam adapters use. Namespaces are deep-frozen and every binding tags its errors
+//!   `env:<module>.<function>: …`.
+//! - Per-run state reaches host functions through closures that capture it (an
+//!   [`registry::CallContext`]), and a module's namespace reaches its synthesised module body
+//!   through that module's private `import.meta`. No `unsafe` is needed anywhere.
+//! - Console output is formatted in the context by a prelude (Node's `util.format` and
+//!   `util.inspect` rules: `step 1 { deep: true }`), captured up to
+//!   [`ScriptLimits::console_cap_chars`] with one truncation marker, and streamed to the host in
+//!   batches of at most 50 lines or 120 ms, tagged with the run id.
+//!
+//! # Budgets
+//!
+//! The wall clock is enforced twice: QuickJS's interrupt handler stops running bytecode
+//! (including a `try`-wrapped loop, a microtask spin and regex backtracking), and an outer tokio
+//! timer stops a script parked on a host promise or a promise that never settles — the interrupt
+//! handler never runs then. Both end the run at the budget with the same message, which names the
+//! budget that applied (`limits.run_timeout_ms`, or the run's own `timeout_ms` and the ceiling).
+//! A memory ceiling and a stack ceiling apply per runtime; running out of memory is reported as
+//! such even when QuickJS, out of memory while building the error, throws `null`. Cancellation
+//! through a [`CancelToken`] stops a run within the interrupt interval, or at once while it
+//! awaits the host; host calls made after a run ended are refused before anything is invoked.
+//!
+//! # Decisions
+//!
+//! - **No timers.** `setTimeout`/`setInterval` do not exist, as in the reference environment;
+//!   a script that needs to wait uses `await sleep(ms)` from `env:std`, which is bounded per call
+//!   (60 s) and dies with the run. A timer API would let work outlive the default export's
+//!   promise, which the run model cannot report on.
+//! - **A script's `undefined` result is [`RunValue::Undefined`]**, not `null`; values JSON
+//!   cannot carry (bigints, cycles, functions) come back as an inspect rendering
+//!   ([`RunValue::Display`]) instead of being silently nulled.
+//! - **Native ESM, no lexical transform.** QuickJS parses modules itself, so `import.meta` is
+//!   an ordinary (empty) object, exports are live bindings and nothing is deep-frozen after
+//!   evaluation — unlike the reference's transform.
+//! - **`.d.ts` without a JavaScript parser crate.** The load hands over the default export's own
+//!   source text (QuickJS keeps it), so only its parameter list and the JSDoc block before it are
+//!   scanned, by a small bracket-, string- and comment-aware scanner (`dts.rs`).
+//!
+//! # Limits
+//!
+//! The sandbox is a discipline boundary for model-written code, not a hostile-code boundary:
+//! QuickJS is memory-safe in practice but not hardened like a browser engine. `eval` and
+//! `Function` remain (removing the `Eval` intrinsic disables compiling modules too); they reach
+//! nothing the script could not reach anyway. `Date.now()`, `performance.now()` and
+//! `Math.random()` are real, so runs are not bit-reproducible.
+
+mod bridge;
+mod budget;
+pub mod builtins;
+mod console;
+mod contract;
+mod dts;
+mod error;
+mod loader;
+pub mod registry;
+mod run;
+mod validate;
+
+pub use budget::{CancelToken, ScriptLimits};
+pub use builtins::fs::{ScriptFs, TreeFs};
+pub use console::{OnProgress, ProgressLine, Stream, TRUNCATED};
+pub use contract::{ScriptKind, Validation, dts_path};
+pub use error::ScriptError;
+pub use registry::{CallContext, HostFn, HostValue, ModuleRegistry, NativeFunction, NativeModule, RegistryError};
+pub use run::{Engine, RunOptions, RunResult, RunValue};

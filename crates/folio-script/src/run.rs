@@ -1,0 +1,394 @@
+//! One operation — a run or a write-time load — from a fresh runtime to its settled result.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use folio_vfs::{Kind, VPath};
+use rquickjs::promise::MaybePromise;
+use rquickjs::{AsyncContext, AsyncRuntime, CatchResultExt, CaughtError, Ctx, Function, Module, Object, Value};
+
+use crate::budget::{Budget, CancelToken, ScriptLimits};
+use crate::builtins::fs::ScriptFs;
+use crate::console::{BATCH_INTERVAL, OnProgress, Sink, Stream};
+use crate::contract::{self, ScriptKind};
+use crate::error::ScriptError;
+use crate::loader::{self, ModuleSource, SharedGraph};
+use crate::registry::{CallContext, ModuleRegistry};
+
+const PRELUDE: &str = include_str!("js/prelude.js");
+const STACK_FRAMES: usize = 4;
+
+/// What a script's default export returned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunValue {
+    /// `undefined` (including a function that returns nothing).
+    Undefined,
+    /// A value JSON can carry, as `JSON.stringify` would write it.
+    Json(serde_json::Value),
+    /// A value JSON cannot carry (a bigint, a cycle, a function), rendered like `util.inspect`.
+    Display(String),
+}
+
+/// Per-run options.
+#[derive(Clone, Default)]
+pub struct RunOptions {
+    /// Wall-clock budget; clamped to `limits.run_timeout_ms`, which also applies when this is
+    /// `None` or 0.
+    pub timeout_ms: Option<u64>,
+    /// Cancels the run from the host.
+    pub cancel: Option<CancelToken>,
+    /// Receives console lines in batches while the run goes.
+    pub on_progress: Option<OnProgress>,
+    /// The id progress lines carry; the engine makes one when absent.
+    pub run_id: Option<String>,
+}
+
+/// The settled run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunResult {
+    /// The run's id (given or generated).
+    pub run_id: String,
+    /// The default export's result, or why there is none.
+    pub outcome: Result<RunValue, ScriptError>,
+    /// Lines written with `console.log`/`info`/`debug`.
+    pub stdout: Vec<String>,
+    /// Lines written with `console.warn`/`error`/`trace`.
+    pub stderr: Vec<String>,
+    /// Host-measured wall-clock milliseconds.
+    pub duration_ms: u64,
+}
+
+/// The script engine: the module registry and limits every operation uses. Cheap to share; each
+/// operation builds its own QuickJS runtime and context and drops them when it settles.
+pub struct Engine {
+    pub(crate) registry: Arc<ModuleRegistry>,
+    pub(crate) limits: ScriptLimits,
+    counter: AtomicU64,
+}
+
+pub(crate) enum Mode {
+    Run(Option<String>),
+    Load,
+}
+
+pub(crate) struct Operation {
+    pub fs: Arc<dyn ScriptFs>,
+    pub path: VPath,
+    pub mode: Mode,
+    pub overlay: Option<(VPath, String)>,
+    pub timeout_ms: Option<u64>,
+    pub cancel: CancelToken,
+    pub sink: Arc<Sink>,
+    pub run_id: String,
+}
+
+/// What a successful load learned about the default export.
+pub(crate) struct Loaded {
+    pub default_name: String,
+    pub default_source: String,
+}
+
+pub(crate) enum Done {
+    Ran(RunValue),
+    Loaded(Option<Loaded>),
+}
+
+impl Engine {
+    /// An engine over `registry` (usually [`ModuleRegistry::with_builtins`] plus adapters).
+    pub fn new(registry: ModuleRegistry, limits: ScriptLimits) -> Engine {
+        Engine { registry: Arc::new(registry), limits, counter: AtomicU64::new(0) }
+    }
+
+    /// The modules scripts can import.
+    pub fn registry(&self) -> &ModuleRegistry {
+        &self.registry
+    }
+
+    /// The ceilings every operation gets.
+    pub fn limits(&self) -> &ScriptLimits {
+        &self.limits
+    }
+
+    pub(crate) fn next_id(&self) -> String {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+        format!("run_{ms:x}_{n}")
+    }
+
+    /// Runs the default export of the script at `path` with `args_json` (`None` = no argument),
+    /// awaiting it. Never panics and never hangs past the budget: every failure is in `outcome`.
+    pub async fn run(
+        &self,
+        fs: Arc<dyn ScriptFs>,
+        path: &VPath,
+        args_json: Option<&str>,
+        options: RunOptions,
+    ) -> RunResult {
+        let started = Instant::now();
+        let run_id = options.run_id.clone().unwrap_or_else(|| self.next_id());
+        let sink = Arc::new(Sink::new(
+            self.limits.console_cap_chars,
+            run_id.clone(),
+            path.to_string(),
+            options.on_progress.clone(),
+        ));
+        let preflight = if path.extension() != Some("js") {
+            Err(ScriptError::not_js(path))
+        } else {
+            match fs.stat(path) {
+                Ok(Some(s)) if s.kind == Kind::File => Ok(()),
+                Ok(Some(_)) => Err(ScriptError::NotRunnable {
+                    path: path.to_string(),
+                    reason: "it is a directory — name the .js file inside it to run".into(),
+                }),
+                Ok(None) => Err(ScriptError::NotRunnable {
+                    path: path.to_string(),
+                    reason: "no such script — write it first, or list /scripts to see what exists".into(),
+                }),
+                Err(e) => Err(ScriptError::NotRunnable { path: path.to_string(), reason: e }),
+            }
+        };
+        let outcome = match preflight {
+            Err(e) => Err(e),
+            Ok(()) => {
+                let op = Operation {
+                    fs,
+                    path: path.clone(),
+                    mode: Mode::Run(args_json.map(str::to_owned)),
+                    overlay: None,
+                    timeout_ms: options.timeout_ms,
+                    cancel: options.cancel.clone().unwrap_or_default(),
+                    sink: sink.clone(),
+                    run_id: run_id.clone(),
+                };
+                self.execute(op).await.and_then(|done| match done {
+                    Done::Ran(v) => Ok(v),
+                    Done::Loaded(_) => Err(ScriptError::Engine("a run finished as a load".into())),
+                })
+            }
+        };
+        let (stdout, stderr) = sink.take();
+        RunResult { run_id, outcome, stdout, stderr, duration_ms: started.elapsed().as_millis() as u64 }
+    }
+
+    /// [`Engine::run`] for callers without an async runtime: runs on a fresh thread with its own
+    /// current-thread tokio runtime, so it is also safe to call from inside another runtime.
+    pub fn run_blocking(
+        &self,
+        fs: Arc<dyn ScriptFs>,
+        path: &VPath,
+        args_json: Option<&str>,
+        options: RunOptions,
+    ) -> RunResult {
+        let run_id = options.run_id.clone().unwrap_or_else(|| self.next_id());
+        let options = RunOptions { run_id: Some(run_id.clone()), ..options };
+        let joined = std::thread::scope(|s| {
+            s.spawn(|| match current_thread_runtime() {
+                Ok(rt) => {
+                    let result = rt.block_on(self.run(fs, path, args_json, options));
+                    // Host calls still on the blocking pool are abandoned, not awaited.
+                    rt.shutdown_background();
+                    result
+                }
+                Err(e) => RunResult {
+                    run_id: run_id.clone(),
+                    outcome: Err(e),
+                    stdout: Vec::new(),
+                    stderr: Vec::new(),
+                    duration_ms: 0,
+                },
+            })
+            .join()
+        });
+        joined.unwrap_or_else(|_| RunResult {
+            run_id,
+            outcome: Err(ScriptError::Engine("the script thread panicked".into())),
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            duration_ms: 0,
+        })
+    }
+
+    pub(crate) async fn execute(&self, op: Operation) -> Result<Done, ScriptError> {
+        if op.cancel.is_cancelled() {
+            return Err(ScriptError::Cancelled);
+        }
+        let budget = Budget::new(op.timeout_ms, self.limits.run_timeout_ms);
+        let life = CancelToken::new();
+        let graph = SharedGraph::default();
+        let read_only = matches!(op.mode, Mode::Load);
+        let call = CallContext { run_id: op.run_id.clone(), read_only, fs: op.fs.clone(), cancel: life.clone() };
+        let source =
+            ModuleSource { registry: self.registry.clone(), call, overlay: op.overlay.clone(), graph: graph.clone() };
+        let engine_err = |e: rquickjs::Error| ScriptError::Engine(e.to_string());
+        let rt = AsyncRuntime::new().map_err(engine_err)?;
+        rt.set_memory_limit((self.limits.memory_mb as usize).saturating_mul(1024 * 1024)).await;
+        rt.set_max_stack_size((self.limits.stack_kb as usize).saturating_mul(1024)).await;
+        let (deadline, interrupt_cancel) = (budget.deadline, op.cancel.clone());
+        rt.set_interrupt_handler(Some(Box::new(move || interrupt_cancel.is_cancelled() || Instant::now() >= deadline)))
+            .await;
+        rt.set_loader(source.clone(), source).await;
+        let ctx = AsyncContext::full(&rt).await.map_err(engine_err)?;
+        let (sink, cancel, limits) = (op.sink.clone(), op.cancel.clone(), self.limits.clone());
+        let host_cancel = op.cancel.clone();
+        let in_budget = budget.clone();
+        let work = ctx.async_with(async move |ctx| {
+            let result = inside(&ctx, &op, &graph).await;
+            result.map_err(|caught| failure(&ctx, caught, &graph, &in_budget, &cancel, &limits))
+        });
+        let ticker = async {
+            loop {
+                tokio::time::sleep(BATCH_INTERVAL).await;
+                sink.flush();
+            }
+        };
+        let outcome = tokio::select! {
+            r = work => r,
+            () = tokio::time::sleep(budget.remaining()) => Err(budget.error()),
+            () = host_cancel.cancelled() => Err(ScriptError::Cancelled),
+            () = ticker => Err(ScriptError::Engine("the progress ticker stopped".into())),
+        };
+        life.cancel();
+        sink.flush();
+        outcome
+    }
+}
+
+pub(crate) fn current_thread_runtime() -> Result<tokio::runtime::Runtime, ScriptError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .map_err(|e| ScriptError::Engine(format!("cannot start a tokio runtime: {e}")))
+}
+
+/// Everything that happens inside the context: the prelude, the module graph, the contract and
+/// (in run mode) the call.
+async fn inside<'js>(ctx: &Ctx<'js>, op: &Operation, graph: &SharedGraph) -> Result<Done, CaughtError<'js>> {
+    let factory: Function<'js> = ctx.eval(PRELUDE).catch(ctx)?;
+    let sink = op.sink.clone();
+    let emit = Function::new(ctx.clone(), move |stream: String, line: String| {
+        let stream = if stream == "stderr" { Stream::Stderr } else { Stream::Stdout };
+        sink.push(stream, line);
+    })
+    .catch(ctx)?;
+    let kit: Object<'js> = factory.call((emit,)).catch(ctx)?;
+    let globals = ctx.globals();
+    globals.set("console", kit.get::<_, Value>("console").catch(ctx)?).catch(ctx)?;
+    for name in ["queueMicrotask", "WebAssembly"] {
+        globals.remove(name).catch(ctx)?;
+    }
+    let _ = ctx.store_userdata(kit.clone());
+
+    loader::graph(graph).static_phase = true;
+    let imported = Module::import(ctx, op.path.as_str());
+    loader::graph(graph).static_phase = false;
+    let ns: Object<'js> = imported.catch(ctx)?.into_future::<Object<'js>>().await.catch(ctx)?;
+
+    let kind = match op.mode {
+        Mode::Run(_) => ScriptKind::Entry,
+        Mode::Load => ScriptKind::of(&op.path),
+    };
+    if kind == ScriptKind::Library {
+        return Ok(Done::Loaded(None));
+    }
+    // A contract failure travels as a loading error named "contract"; `failure` turns it back
+    // into `ScriptError::Contract`.
+    let default: Value<'js> =
+        contract::check(&ns).map_err(|e| CaughtError::Error(rquickjs::Error::new_loading_message("contract", e)))?;
+    let f: Function<'js> = default.get().catch(ctx)?;
+    match &op.mode {
+        Mode::Load => {
+            let source_of: Function<'js> = kit.get("sourceOf").catch(ctx)?;
+            let default_source: String = source_of.call((f.clone(),)).catch(ctx)?;
+            let default_name: String = f.get("name").unwrap_or_default();
+            Ok(Done::Loaded(Some(Loaded { default_name, default_source })))
+        }
+        Mode::Run(args) => {
+            let arg: Value<'js> = match args {
+                Some(text) => ctx.json_parse(text.as_str()).catch(ctx)?,
+                None => Value::new_undefined(ctx.clone()),
+            };
+            let ret: MaybePromise<'js> = f.call((arg,)).catch(ctx)?;
+            let v: Value<'js> = ret.into_future::<Value<'js>>().await.catch(ctx)?;
+            let settle: Function<'js> = kit.get("settle").catch(ctx)?;
+            let pair: Vec<String> = settle.call((v,)).catch(ctx)?;
+            let (kind, text) = (pair.first().cloned().unwrap_or_default(), pair.get(1).cloned().unwrap_or_default());
+            Ok(Done::Ran(match kind.as_str() {
+                "undefined" => RunValue::Undefined,
+                "json" => RunValue::Json(serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))),
+                _ => RunValue::Display(text),
+            }))
+        }
+    }
+}
+
+/// Turns whatever the context threw into the named error the model sees.
+fn failure<'js>(
+    ctx: &Ctx<'js>,
+    caught: CaughtError<'js>,
+    graph: &SharedGraph,
+    budget: &Budget,
+    cancel: &CancelToken,
+    limits: &ScriptLimits,
+) -> ScriptError {
+    if cancel.is_cancelled() {
+        return ScriptError::Cancelled;
+    }
+    let g = loader::graph(graph);
+    match caught {
+        CaughtError::Error(rquickjs::Error::Loading { name, message }) if name == "contract" => {
+            ScriptError::Contract(message.unwrap_or_default())
+        }
+        CaughtError::Error(e) => ScriptError::Engine(e.to_string()),
+        CaughtError::Value(v) if v.is_null() && !g.sources.values().any(|s| s.contains("throw null")) => {
+            ScriptError::OutOfMemory { limit_mb: limits.memory_mb }
+        }
+        CaughtError::Value(v) => {
+            let shown = ctx
+                .userdata::<Object<'js>>()
+                .and_then(|kit| kit.get::<_, Function>("inspect").ok())
+                .and_then(|inspect| inspect.call::<_, String>((v,)).ok())
+                .unwrap_or_else(|| "a non-Error value".into());
+            ScriptError::Thrown(format!(
+                "Uncaught {shown} — the script threw a value that is not an Error; throw new Error(\"…\") so the message carries a stack"
+            ))
+        }
+        CaughtError::Exception(e) => {
+            let message = e.message().unwrap_or_default();
+            let name: String = e.get("name").unwrap_or_else(|_| "Error".into());
+            if name == "InternalError" && message == "interrupted" {
+                return budget.error();
+            }
+            if message == "out of memory" {
+                return ScriptError::OutOfMemory { limit_mb: limits.memory_mb };
+            }
+            if let Some(known) = g.errors.iter().find(|k| k.to_string() == message) {
+                return known.clone();
+            }
+            let mut text = format!("{name}: {message}");
+            if message.contains("Maximum call stack size exceeded") || message.contains("stack overflow") {
+                text.push_str(&format!(
+                    " — a recursion with no base case, or one deeper than the {}KB stack (limits.stack_kb) allows; make it iterative",
+                    limits.stack_kb
+                ));
+            }
+            let stack = e.stack().unwrap_or_default();
+            let frames = stack
+                .lines()
+                .map(str::trim)
+                .filter(|l| {
+                    let file = l.trim_start_matches("at ").rsplit(['(', ' ']).next().unwrap_or("");
+                    let file = file.trim_end_matches(')');
+                    let file = file.rsplitn(3, ':').nth(2).unwrap_or("");
+                    g.sources.contains_key(file)
+                })
+                .take(STACK_FRAMES);
+            for frame in frames {
+                text.push_str("\n  ");
+                text.push_str(frame);
+            }
+            ScriptError::Thrown(text)
+        }
+    }
+}
