@@ -7,10 +7,13 @@ use std::sync::{Arc, Mutex};
 use folio_vfs::{MemTree, Overlay, OverlayOptions, Tree, VPath};
 
 use crate::error::{EnvError, Result};
+use folio_script::{Engine, ModuleRegistry, OnProgress, ScriptLimits};
+
 use crate::gateway::{AcceptScripts, Gateway, Limits, ScriptValidator};
-use crate::host::{Asker, FileHandler, OnVerb, Presented, Presenter, ScriptRunner};
+use crate::host::{Asker, FileHandler, OnVerb, Presented, Presenter};
 use crate::mounts::MountTree;
 use crate::repeat::RepeatTracker;
+use crate::scripts::{EngineValidator, Scripts};
 use crate::zones::HostDirTree;
 
 /// How to build an [`Environment`].
@@ -22,23 +25,31 @@ pub struct EnvOptions {
     pub read_only_paths: Vec<String>,
     /// Where [`Environment::open_folder`] keeps per-folder state (`None`: the default state root).
     pub state_root: Option<PathBuf>,
-    /// The script-validation hook (default: accept every script).
+    /// Replaces the script-validation hook (default: the script engine's own validation, which
+    /// also derives each script's `.d.ts`).
     pub validator: Option<Arc<dyn ScriptValidator>>,
+    /// The script engine (default: one over [`ModuleRegistry::with_builtins`] with limits from
+    /// `limits.run_timeout_ms` and `limits.script_memory_mb`). Supply one to add adapters.
+    pub engine: Option<Arc<Engine>>,
+    /// Turns scripts off: no validation beyond `validator`, no `run_script`/`run_tests`.
+    pub no_scripts: bool,
+    /// Receives scripts' console lines in batches while they run (stdout and stderr, tagged with
+    /// the run id and script path). A panic inside it is contained.
+    pub on_progress: Option<OnProgress>,
     /// Modules that claim file formats, in priority order.
     pub handlers: Vec<Arc<dyn FileHandler>>,
     /// Wires `present` into the tool set.
     pub presenter: Option<Arc<dyn Presenter>>,
     /// Wires `ask_user` into the tool set.
     pub asker: Option<Arc<dyn Asker>>,
-    /// Wires `run_script` and `run_tests` into the tool set.
-    pub runner: Option<Arc<dyn ScriptRunner>>,
     /// Telemetry: called once per verb call. A panic inside it is contained.
     pub on_verb: Option<OnVerb>,
 }
 
 /// The agent's working environment over one folder.
 pub struct Environment {
-    pub(crate) gateway: Gateway,
+    pub(crate) gateway: Arc<Gateway>,
+    pub(crate) scripts: Option<Scripts>,
     pub(crate) opts: EnvOptions,
     overlay: Option<Arc<Overlay>>,
     pub(crate) repeat: Mutex<RepeatTracker>,
@@ -82,10 +93,26 @@ impl Environment {
             (VPath::parse("/.env")?, persistent("dotenv")?),
         ];
         let tree = Arc::new(MountTree::new(folder, zones));
-        let validator = opts.validator.clone().unwrap_or_else(|| Arc::new(AcceptScripts));
-        let gateway = Gateway::new(tree, opts.limits.clone(), read_only, validator);
+        let scripts = (!opts.no_scripts).then(|| {
+            let engine = opts.engine.clone().unwrap_or_else(|| {
+                let limits = ScriptLimits {
+                    run_timeout_ms: opts.limits.run_timeout_ms,
+                    memory_mb: opts.limits.script_memory_mb,
+                    ..ScriptLimits::default()
+                };
+                Arc::new(Engine::new(ModuleRegistry::with_builtins(), limits))
+            });
+            Scripts::new(engine)
+        });
+        let validator = match (&opts.validator, &scripts) {
+            (Some(v), _) => v.clone(),
+            (None, Some(s)) => Arc::new(EngineValidator::new(s.engine.clone())) as Arc<dyn ScriptValidator>,
+            (None, None) => Arc::new(AcceptScripts),
+        };
+        let gateway = Arc::new(Gateway::new(tree, opts.limits.clone(), read_only, validator));
         let mut env = Environment {
             gateway,
+            scripts,
             opts,
             overlay: None,
             repeat: Mutex::new(RepeatTracker::default()),
@@ -123,7 +150,13 @@ impl Environment {
         let headroom = opts.limits.max_vfs_bytes;
         let mut env = Environment::new(overlay.clone(), Some(&state), opts)?;
         let base = env.tree().total_size()?;
-        env.gateway.set_tree_cap(headroom.saturating_add(base));
+        let Some(gateway) = Arc::get_mut(&mut env.gateway) else {
+            return Err(EnvError::Config(
+                "the gateway was shared before the folder's size cap was set — this is a Folio bug; report it"
+                    .to_owned(),
+            ));
+        };
+        gateway.set_tree_cap(headroom.saturating_add(base));
         env.overlay = Some(overlay);
         Ok(env)
     }
@@ -158,6 +191,18 @@ impl Environment {
         self.gateway.mount(&VPath::parse(dir)?, name, data)
     }
 
+    /// Cancels every script run in flight (whichever call started it): each stops within the
+    /// engine's interrupt interval and its verb returns a cancellation error. Runs started later
+    /// are unaffected. Returns how many runs were signalled.
+    pub fn cancel_runs(&self) -> usize {
+        self.scripts.as_ref().map_or(0, Scripts::cancel_all)
+    }
+
+    /// The script engine, when scripts are on.
+    pub fn engine(&self) -> Option<&Arc<Engine>> {
+        self.scripts.as_ref().map(|s| &s.engine)
+    }
+
     /// A fresh id for `/tmp/run-<id>.*` files.
     pub fn next_run_id(&self) -> String {
         let n = self.ids.fetch_add(1, Ordering::SeqCst);
@@ -167,15 +212,20 @@ impl Environment {
     /// Fits `text` into `share` of the response budget. When it does not fit, the whole text is
     /// written to `/tmp/run-<id>.<ext>` through the gateway and the reply names that file.
     pub fn spill(&self, text: &str, share: f64, ext: &str) -> String {
+        let target = format!("/tmp/run-{}.{ext}", self.next_run_id());
+        self.spill_to(text, share, &target).0
+    }
+
+    /// [`Environment::spill`] to a named file; also returns the file when the text was spilled.
+    pub fn spill_to(&self, text: &str, share: f64, target: &str) -> (String, Option<String>) {
         let limits = self.gateway.limits();
         let lines = ((limits.max_tool_response_lines as f64 * share) as usize).max(10);
         let chars = ((limits.max_tool_response_bytes as f64 * share) as usize).max(1000);
         let fitted = crate::format::fit(text, lines, chars);
         if !fitted.truncated {
-            return text.to_owned();
+            return (text.to_owned(), None);
         }
         let more = fitted.total - fitted.shown;
-        let target = format!("/tmp/run-{}.{ext}", self.next_run_id());
         let cap = (8 * 1024 * 1024).min(limits.max_file_bytes as usize);
         let mut body = text.as_bytes().to_vec();
         if body.len() > cap {
@@ -187,13 +237,16 @@ impl Environment {
             body.extend_from_slice("\n… [spill truncated]\n".as_bytes());
         }
         let written =
-            VPath::parse(&target).map_err(EnvError::from).and_then(|p| self.gateway.write(&p, &body, "write", None));
+            VPath::parse(target).map_err(EnvError::from).and_then(|p| self.gateway.write(&p, &body, "write", None));
         match written {
             Ok(_) => {
                 self.gateway.count_spillover();
-                format!("{}\n… [{more} more lines — written to {target}; read_file or grep it]", fitted.text)
+                (
+                    format!("{}\n… [{more} more lines — written to {target}; read_file or grep it]", fitted.text),
+                    Some(target.to_owned()),
+                )
             }
-            Err(err) => format!("{}\n… [{more} more lines — could not spill to {target}: {err}]", fitted.text),
+            Err(err) => (format!("{}\n… [{more} more lines — could not spill to {target}: {err}]", fitted.text), None),
         }
     }
 }

@@ -190,6 +190,16 @@ pub enum EnvError {
         /// What went wrong.
         detail: String,
     },
+    /// A script run (or a test run) failed. `short` is the first line of the error (at most 400
+    /// characters) and becomes the verb's message; `full` is the whole formatted run — result,
+    /// error, console output — and becomes its data. The agent fixes the script and runs it again.
+    #[error("{short}")]
+    Run {
+        /// The first line of the error.
+        short: String,
+        /// The full formatted text of the run.
+        full: String,
+    },
     /// The host configured the environment wrongly (for example a relative read-only path). The
     /// host fixes its options; the agent never sees this.
     #[error("invalid environment options: {0}")]

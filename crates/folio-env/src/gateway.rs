@@ -19,6 +19,8 @@ use folio_vfs::{Kind, Tree, VPath};
 
 use crate::error::{EnvError, Result};
 use crate::mounts::MountTree;
+use crate::pipeline::{self, DtsPlan};
+pub use crate::pipeline::{AcceptScripts, ScriptCheck, ScriptValidator, is_derived, is_script};
 use crate::versions::{Revision, Side, Versions};
 
 /// Size and depth limits. Every refusal caused by one names the field.
@@ -36,6 +38,11 @@ pub struct Limits {
     pub max_versions_per_file: usize,
     /// Lines kept in `/.env/history.jsonl`.
     pub max_history_lines: usize,
+    /// Wall-clock ceiling of one script run (and of one write-time validation), in milliseconds.
+    /// `run_script`'s `timeout_ms` can lower it, never raise it.
+    pub run_timeout_ms: u64,
+    /// Heap ceiling of one script run, in MiB.
+    pub script_memory_mb: u64,
 }
 
 impl Default for Limits {
@@ -47,24 +54,9 @@ impl Default for Limits {
             max_tool_response_lines: 200,
             max_versions_per_file: 10,
             max_history_lines: 5000,
+            run_timeout_ms: 30_000,
+            script_memory_mb: 256,
         }
-    }
-}
-
-/// Checks a script before it is stored. The scripts crate supplies the real one (parse, load,
-/// contract check); until then [`AcceptScripts`] lets everything through. Every write of a `.js`
-/// file under `/scripts` — verbs, `mount`, `undo`, `cp`/`mv` destinations — passes through it.
-pub trait ScriptValidator: Send + Sync {
-    /// `Ok` to store `source` at `path`; `Err(reason)` to refuse, the reason naming the fix.
-    fn validate(&self, path: &VPath, source: &[u8], tree: &dyn Tree) -> std::result::Result<(), String>;
-}
-
-/// The default validator: accepts every script.
-pub struct AcceptScripts;
-
-impl ScriptValidator for AcceptScripts {
-    fn validate(&self, _: &VPath, _: &[u8], _: &dyn Tree) -> std::result::Result<(), String> {
-        Ok(())
     }
 }
 
@@ -77,6 +69,17 @@ pub struct Counters {
     pub limit_hits: u64,
     /// Responses whose overflow was written to `/tmp`.
     pub spillovers: u64,
+}
+
+/// What a write or an edit did.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// True when the file did not exist before.
+    pub created: bool,
+    /// Its size afterwards.
+    pub size: u64,
+    /// What the script check reported, for a `.js` under `/scripts`.
+    pub script: Option<ScriptCheck>,
 }
 
 /// What `undo`/`redo` did.
@@ -107,11 +110,6 @@ pub struct Gateway {
 fn take<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // The guarded data stays consistent at every await-free step, so a poisoned lock is reused.
     m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// True for a `.js` file under `/scripts`, the paths the validator sees.
-pub fn is_script(path: &VPath) -> bool {
-    path.is_under(&VPath::parse("/scripts").unwrap_or_else(|_| VPath::root())) && path.extension() == Some("js")
 }
 
 impl Gateway {
@@ -265,13 +263,24 @@ impl Gateway {
         }
     }
 
-    fn validate(&self, path: &VPath, data: &[u8]) -> Result<()> {
-        if is_script(path) {
-            self.validator
-                .validate(path, data, self.tree.as_ref())
-                .map_err(|reason| EnvError::ScriptRejected { path: path.clone(), reason })?;
+    /// Runs the validator on a script's new content; `None` for paths outside the pipeline.
+    fn validate(&self, path: &VPath, data: &[u8]) -> Result<Option<ScriptCheck>> {
+        if !is_script(path) {
+            return Ok(None);
         }
-        Ok(())
+        self.validator
+            .check(path, data, self.tree.as_ref())
+            .map(Some)
+            .map_err(|reason| EnvError::ScriptRejected { path: path.clone(), reason })
+    }
+
+    /// Plans the `.d.ts` sibling of `path` for content that passed `check` (`None`: removal).
+    fn plan_dts(&self, path: &VPath, check: Option<&ScriptCheck>) -> Result<Option<DtsPlan>> {
+        pipeline::plan(self.tree.as_ref(), path, check, self.limits.max_file_bytes)
+    }
+
+    fn apply_dts(&self, plan: Option<DtsPlan>) -> Result<()> {
+        pipeline::apply(self.tree.as_ref(), plan)
     }
 
     /// The current bytes of a file, `None` when absent; a directory is an error naming `op`.
@@ -286,6 +295,11 @@ impl Gateway {
     /// Writes (or, with `append`, appends) `data` at `path`; returns whether the file was created
     /// and its new size. `expect` makes the write conditional on the current content (edits).
     pub fn write(&self, path: &VPath, data: &[u8], op: &'static str, expect: Option<&[u8]>) -> Result<(bool, u64)> {
+        self.write_checked(path, data, op, expect).map(|w| (w.created, w.size))
+    }
+
+    /// [`Gateway::write`], also returning what the script check reported.
+    pub fn write_checked(&self, path: &VPath, data: &[u8], op: &'static str, expect: Option<&[u8]>) -> Result<Written> {
         self.check(path, if op == "edit" { "edit" } else { "write" })?;
         let _guard = take(&self.lock);
         let prior = self.prior(path)?;
@@ -302,9 +316,11 @@ impl Gateway {
         };
         // The new content replaces the prior, which itself moves into a version blob, so the tree
         // grows by the full new length: (new − prior) + prior.
-        let delta = content.len() as i64;
+        self.check_size(path, content.len() as u64, 0)?;
+        let script = self.validate(path, &content)?;
+        let derived = self.plan_dts(path, script.as_ref())?;
+        let delta = content.len() as i64 + derived.as_ref().map_or(0, DtsPlan::growth);
         self.check_size(path, content.len() as u64, delta)?;
-        self.validate(path, &content)?;
         take(&self.versions).record(
             self.tree.as_ref(),
             path,
@@ -313,8 +329,9 @@ impl Gateway {
             self.limits.max_versions_per_file,
         )?;
         self.tree.write(path, &content)?;
+        self.apply_dts(derived)?;
         self.bump();
-        Ok((prior.is_none(), content.len() as u64))
+        Ok(Written { created: prior.is_none(), size: content.len() as u64, script })
     }
 
     /// Commits an edit prepared against `expected`, the bytes the editor read: `content` is
@@ -322,17 +339,19 @@ impl Gateway {
     /// then under the lock the file is replaced only if it still holds exactly `expected`.
     /// Returns the new size, or `None` when something else rewrote the file in the meantime —
     /// the caller reads it again and reapplies its change.
-    pub fn commit_edit(&self, path: &VPath, expected: &[u8], content: &[u8]) -> Result<Option<u64>> {
+    pub fn commit_edit(&self, path: &VPath, expected: &[u8], content: &[u8]) -> Result<Option<Written>> {
         self.check(path, "edit")?;
         self.check_size(path, content.len() as u64, 0)?;
-        self.validate(path, content)?;
+        let script = self.validate(path, content)?;
         let _guard = take(&self.lock);
         let prior = self.prior(path)?;
         if prior.as_deref() != Some(expected) {
             return Ok(None);
         }
         // As for a write, the prior content moves into a version blob.
-        self.check_size(path, content.len() as u64, content.len() as i64)?;
+        let derived = self.plan_dts(path, script.as_ref())?;
+        let delta = content.len() as i64 + derived.as_ref().map_or(0, DtsPlan::growth);
+        self.check_size(path, content.len() as u64, delta)?;
         take(&self.versions).record(
             self.tree.as_ref(),
             path,
@@ -341,8 +360,9 @@ impl Gateway {
             self.limits.max_versions_per_file,
         )?;
         self.tree.write(path, content)?;
+        self.apply_dts(derived)?;
         self.bump();
-        Ok(Some(content.len() as u64))
+        Ok(Some(Written { created: false, size: content.len() as u64, script }))
     }
 
     /// Creates a directory (and its parents).
@@ -359,7 +379,9 @@ impl Gateway {
     pub fn rm(&self, path: &VPath) -> Result<usize> {
         self.check_container(path, "remove")?;
         let _guard = take(&self.lock);
-        let files = self.tree.walk(path)?;
+        let is_file = self.tree.stat(path)?.is_some_and(|s| s.kind == Kind::File);
+        let files: Vec<VPath> = self.tree.walk(path)?.into_iter().filter(|f| !is_derived(f)).collect();
+        let derived = if is_file { self.plan_dts(path, None)? } else { None };
         {
             let mut versions = take(&self.versions);
             for file in &files {
@@ -368,6 +390,7 @@ impl Gateway {
             }
         }
         self.tree.rm(path)?;
+        self.apply_dts(derived)?;
         self.bump();
         Ok(files.len())
     }
@@ -380,7 +403,10 @@ impl Gateway {
         }
         self.check(to, dest_op)?;
         let _guard = take(&self.lock);
-        let pairs = folio_vfs::transfer_pairs(self.tree.as_ref(), op, from, to)?;
+        // Derived `.d.ts` siblings travel with a directory but are regenerated, never transferred.
+        let (carried, pairs): (Vec<_>, Vec<_>) = folio_vfs::transfer_pairs(self.tree.as_ref(), op, from, to)?
+            .into_iter()
+            .partition(|(src, _)| is_derived(src));
         if pairs.is_empty() {
             return Err(EnvError::refused(format!(
                 "{from} is an empty directory — there is nothing to {}",
@@ -388,15 +414,27 @@ impl Gateway {
             )));
         }
         let mut staged = Vec::with_capacity(pairs.len());
+        let mut removals = Vec::new();
+        let mut writes = Vec::new();
         let mut delta = 0i64;
         for (src, dst) in &pairs {
             self.check(dst, dest_op)?;
             let data = self.tree.read(src)?;
             self.check_size(dst, data.len() as u64, 0)?;
-            self.validate(dst, &data)?;
+            let script = self.validate(dst, &data)?;
+            if let Some(plan) = self.plan_dts(dst, script.as_ref())? {
+                delta += plan.growth();
+                writes.push(plan);
+            }
+            if is_move && let Some(plan) = self.plan_dts(src, None)? {
+                removals.push(plan);
+            }
             delta += data.len() as i64;
             let prior = self.prior(dst)?;
             staged.push((src, dst, data, prior));
+        }
+        for (_, dst) in &carried {
+            removals.push(DtsPlan::removal(dst.clone()));
         }
         self.check_size(to, 0, delta)?;
         {
@@ -413,6 +451,11 @@ impl Gateway {
             self.tree.mv(from, to)?
         } else {
             self.tree.cp(from, to)?
+        }
+        // Stale siblings go first (the moved-away sources', and any copied along with a
+        // directory), then each destination script's fresh one is written.
+        for plan in removals.into_iter().chain(writes) {
+            self.apply_dts(Some(plan))?;
         }
         self.bump();
         Ok(pairs.len())
@@ -439,10 +482,14 @@ impl Gateway {
             });
         };
         // Validate the content about to come back before either ring moves.
-        if let Some(content) = versions.content(tree, next)? {
-            self.check_size(path, content.len() as u64, 0)?;
-            self.validate(path, &content)?;
-        }
+        let derived = match versions.content(tree, next)? {
+            Some(content) => {
+                self.check_size(path, content.len() as u64, 0)?;
+                let script = self.validate(path, &content)?;
+                self.plan_dts(path, script.as_ref())?
+            }
+            None => self.plan_dts(path, None)?,
+        };
         let current = self.prior(path)?;
         let max = self.limits.max_versions_per_file;
         let Some((revision, content)) = versions.step(tree, path, side, current.as_deref(), max)? else {
@@ -453,6 +500,7 @@ impl Gateway {
             None if current.is_some() => tree.rm(path)?,
             None => {}
         }
+        self.apply_dts(derived)?;
         let ring = versions.ring(tree, path).unwrap_or_default();
         self.bump();
         Ok(Stepped { revision, present: content.is_some(), undo_left: ring.undo.len(), redo_left: ring.redo.len() })
@@ -482,8 +530,11 @@ impl Gateway {
             target = dir.join(&format!("{stem}-{n}{ext}"))?;
         }
         self.check_size(&target, data.len() as u64, data.len() as i64)?;
-        self.validate(&target, data)?;
+        let script = self.validate(&target, data)?;
+        let derived = self.plan_dts(&target, script.as_ref())?;
+        self.check_size(&target, data.len() as u64, derived.as_ref().map_or(0, DtsPlan::growth))?;
         self.tree.write(&target, data)?;
+        self.apply_dts(derived)?;
         self.bump();
         Ok(target)
     }

@@ -1,12 +1,11 @@
 //! The seams the host fills: delivering files (`present`), asking the person (`ask_user`),
-//! claiming file formats (`describe`, `ls`), running scripts (later crates), and watching verbs.
+//! claiming file formats (`describe`, `ls`), and watching verbs. (Scripts are wired directly; see
+//! `crate::scripts`.)
 //! A verb whose seam is empty is absent from the tool set, so the agent is never shown a
 //! capability that would fail on use.
 
 use folio_vfs::VPath;
 use serde::Serialize;
-
-use crate::error::Result;
 
 /// A file the agent handed over with `present`.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -96,21 +95,6 @@ pub trait FileHandler: Send + Sync {
     fn magic(&self) -> Vec<Magic>;
     /// A structured summary of the file; `Err` is reported beside a generic summary.
     fn describe(&self, path: &VPath, bytes: &[u8]) -> std::result::Result<serde_json::Value, String>;
-}
-
-/// Runs scripts and tests. Supplied by the scripts crate; without it `run_script` and
-/// `run_tests` are absent from the tool set.
-pub trait ScriptRunner: Send + Sync {
-    /// Runs one script with `args`; the text is the verb's reply.
-    fn run_script(
-        &self,
-        env: &crate::Environment,
-        path: &VPath,
-        args: serde_json::Value,
-        timeout_ms: Option<u64>,
-    ) -> Result<String>;
-    /// Runs the tests at or below `path`.
-    fn run_tests(&self, env: &crate::Environment, path: &VPath) -> Result<String>;
 }
 
 /// One verb call, as telemetry sees it.

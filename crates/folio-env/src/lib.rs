@@ -27,15 +27,28 @@
 //!
 //! [`Environment::tools`] lists the verbs with JSON Schemas generated from their argument types;
 //! [`Environment::call`] runs one, escalating repeated identical failures and capping responses
-//! (overflow spilled to `/tmp/run-<id>.*`). Host-gated verbs (`present`, `ask_user`, and
-//! `run_script`/`run_tests` from the scripts crate) exist only when wired. `/.env/orientation.md`
+//! (overflow spilled to `/tmp/run-<id>.*`). Host-gated verbs (`present`, `ask_user`) exist only
+//! when wired.
+//!
+//! # Scripts
+//!
+//! Scripts are on by default (`EnvOptions::no_scripts` turns them off): an [`Engine`] from
+//! `folio-script` validates every `.js` that lands under `/scripts` (the gateway then writes its
+//! `.d.ts` sibling in the same step, removes it with the script, and regenerates it on undo),
+//! serves scripts' `env:fs` through the gateway, and runs `run_script`/`run_tests`, logging each
+//! run to `/.env/history.jsonl`. A host stops a running script with
+//! [`Environment::call_with_cancel`] (cancel the token it passed) or
+//! [`Environment::cancel_runs`] (every run in flight); `EnvOptions::on_progress` streams console
+//! lines while a script runs. `/.env/orientation.md`
 //! is rebuilt on every read; [`preamble`] is the text an agent loop prepends. [`run_jsonl`] drives
 //! it all from JSON lines for the CLI.
 //!
 //! # Limits of this version
 //!
-//! Script validation, `.d.ts` generation and script execution are seams, not implementations.
-//! Mutations are serialised by one non-re-entrant mutex. The tree-size figure is counted once and
+//! Script validation runs under the gateway lock, so a slow module top level (bounded by
+//! `limits.run_timeout_ms`) stalls other mutations meanwhile. A directory `mv`/`cp` validates each
+//! destination against the tree as it was, so scripts importing each other inside the moved
+//! subtree resolve against their old locations. Mutations are serialised by one non-re-entrant mutex. The tree-size figure is counted once and
 //! then adjusted by each mutation's measured delta (see [`MountTree`]); a change made to the real
 //! folder behind the environment's back is not seen until [`Gateway::note_external_change`]. `grep`
 //! uses fancy-regex, which is close to but not exactly JavaScript's regex dialect. Checkpoints
@@ -54,8 +67,10 @@ mod jsonl;
 mod media;
 mod mounts;
 mod orientation;
+mod pipeline;
 mod repeat;
 mod runlog;
+mod scripts;
 mod tools;
 pub mod verbs;
 mod versions;
@@ -64,15 +79,15 @@ mod zones;
 pub use docs::preamble;
 pub use env::{EnvOptions, Environment};
 pub use error::{EnvError, Result};
+pub use folio_script::{CancelToken, Engine, OnProgress, ProgressLine, Stream};
 pub use format::{fmt_bytes, iso};
-pub use gateway::{AcceptScripts, Counters, Gateway, Limits, ScriptValidator, Stepped};
-pub use host::{
-    Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, ScriptRunner, VerbEvent,
-};
+pub use gateway::{AcceptScripts, Counters, Gateway, Limits, ScriptCheck, ScriptValidator, Stepped, Written};
+pub use host::{Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, VerbEvent};
 pub use jsonl::run_jsonl;
 pub use media::media_type;
 pub use mounts::{ENV_ZONES, MountTree};
 pub use runlog::RunRecord;
+pub use scripts::{EngineValidator, RunReport};
 pub use tools::{Status, ToolDef, ToolResult};
 pub use versions::{Revision, Ring, Side, Versions};
 pub use zones::HostDirTree;

@@ -77,10 +77,10 @@ pub fn build(env: &Environment) -> String {
         .filter(|p| !p.as_str().starts_with("/scripts/lib/"))
         .collect();
     if scripts.is_empty() {
-        out.push_str("None yet. `write_file` a script under `/scripts` that does `export default async function (args) { … }`, with a one-line JSDoc comment above it.\n");
+        out.push_str("None yet. `write_file` a script under `/scripts` that does `export default async function (args) { … }`, with a one-line JSDoc comment above it, then `run_script` it.\n");
     } else {
         for s in scripts.iter().take(MAX_SCRIPTS) {
-            let summary = tree.read(s).ok().and_then(|b| crate::verbs::ls::jsdoc_summary(&String::from_utf8_lossy(&b)));
+            let summary = crate::verbs::ls::script_summary(tree, s);
             out.push_str(&format!("- `{s}` — {}\n", summary.unwrap_or_else(|| "(no description)".to_owned())));
         }
         if scripts.len() > MAX_SCRIPTS {
@@ -110,9 +110,10 @@ pub fn build(env: &Environment) -> String {
 
     let l = env.gateway.limits();
     out.push_str(&format!(
-        "\n## Limits\n\n- one file up to {}\n- the whole tree up to {} (earlier versions kept for undo count too)\n- responses up to {} characters / {} lines; longer output is cut and the rest written to /tmp\n- undo depth {} version(s) per file\n\nGoing over a limit is a refusal that names the limit, not a crash — but it costs the call.\n",
+        "\n## Limits\n\n- one file up to {}\n- the whole tree up to {} (earlier versions kept for undo count too)\n- one run up to {}ms — `run_script` takes `timeout_ms` to ask for LESS, never more\n- responses up to {} characters / {} lines; longer output is cut and the rest written to /tmp\n- undo depth {} version(s) per file\n\nGoing over a limit is a refusal that names the limit, not a crash — but it costs the call.\n",
         fmt_bytes(l.max_file_bytes),
         fmt_bytes(l.max_vfs_bytes),
+        l.run_timeout_ms,
         l.max_tool_response_bytes,
         l.max_tool_response_lines,
         l.max_versions_per_file

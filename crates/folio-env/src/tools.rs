@@ -8,6 +8,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use folio_script::CancelToken;
+
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
 use crate::host::VerbEvent;
@@ -138,7 +140,7 @@ impl Environment {
                 mutates: false,
             },
         ];
-        if self.opts.runner.is_some() {
+        if self.scripts.is_some() {
             out.push(ToolDef {
                 name: "run_script",
                 description: verbs::run::RUN_DOC,
@@ -203,7 +205,7 @@ impl Environment {
         out
     }
 
-    fn dispatch(&self, name: &str, args: Value) -> Result<Reply> {
+    fn dispatch(&self, name: &str, args: Value, cancel: Option<&CancelToken>) -> Result<Reply> {
         match name {
             "write_file" => verbs::write::write_file(self, parse(name, args)?),
             "edit_file" => verbs::write::edit_file(self, parse(name, args)?),
@@ -219,7 +221,7 @@ impl Environment {
             "history" => verbs::history::history(self, parse(name, args)?),
             "checkpoint" => verbs::checkpoint::checkpoint(self, parse(name, args)?),
             "diff" => verbs::diff::diff(self, parse(name, args)?),
-            "run_script" | "run_tests" if self.opts.runner.is_some() => verbs::run::run(self, name, args),
+            "run_script" | "run_tests" if self.scripts.is_some() => verbs::run::run(self, name, args, cancel),
             "present" if self.opts.presenter.is_some() => verbs::host::present(self, parse(name, args)?),
             "ask_user" if self.opts.asker.is_some() => verbs::host::ask_user(self, parse(name, args)?),
             other => {
@@ -235,9 +237,23 @@ impl Environment {
     /// Calls the verb `name` with JSON `args`: the one entry point for agent loops and the JSONL
     /// driver. Never panics and never returns a Rust error — failures are `Status::Error` results.
     pub fn call(&self, name: &str, args: Value) -> ToolResult {
+        self.call_inner(name, args, None)
+    }
+
+    /// [`Environment::call`] with a cancellation token: cancelling `cancel` (from any thread)
+    /// stops a `run_script` or `run_tests` this call started — within the engine's interrupt
+    /// interval while the script computes, at once while it awaits the host — and the call
+    /// returns an error saying the host cancelled it. Other verbs finish normally. This is the
+    /// agent loop's Stop: call verbs on a blocking thread with a token, cancel it from the loop.
+    /// See also [`Environment::cancel_runs`], which stops every run in flight.
+    pub fn call_with_cancel(&self, name: &str, args: Value, cancel: &CancelToken) -> ToolResult {
+        self.call_inner(name, args, Some(cancel))
+    }
+
+    fn call_inner(&self, name: &str, args: Value, cancel: Option<&CancelToken>) -> ToolResult {
         let started = Instant::now();
         let before = self.gateway.counters().mutations;
-        let outcome = self.dispatch(name, args.clone());
+        let outcome = self.dispatch(name, args.clone(), cancel);
         let limits = self.gateway.limits();
         let result = match outcome {
             Ok(reply) => {
@@ -247,6 +263,10 @@ impl Environment {
                 ToolResult { status: Status::Success, message: text, data: reply.data }
             }
             Err(err) => {
+                let data = match &err {
+                    EnvError::Run { full, .. } => Value::String(full.clone()),
+                    _ => Value::Null,
+                };
                 let mut message =
                     self.repeat.lock().unwrap_or_else(|p| p.into_inner()).fail(name, &args, &err.to_string());
                 let budget = (limits.max_tool_response_bytes / 2).max(1000);
@@ -257,7 +277,7 @@ impl Environment {
                         "\n… [response truncated at {budget} of {total} chars (limits.max_tool_response_bytes)]"
                     ));
                 }
-                ToolResult { status: Status::Error, message, data: Value::Null }
+                ToolResult { status: Status::Error, message, data }
             }
         };
         if let Some(on_verb) = &self.opts.on_verb {

@@ -1,6 +1,7 @@
-//! `run_script` and `run_tests`: present only when a [`crate::ScriptRunner`] is wired (the
-//! scripts crate supplies it). This file is the seam: argument types and the hand-off.
+//! `run_script` and `run_tests`: present whenever scripts are on (the default). The argument
+//! types live here; the work is in `crate::scripts`.
 
+use folio_script::CancelToken;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -9,10 +10,9 @@ use crate::env::Environment;
 use crate::error::{EnvError, Result};
 
 /// Tool description of `run_script`.
-pub const RUN_DOC: &str = "Run a script from /scripts: its default export is called with `args` and its result, console output and duration come back. Long output is cut and the full text is written to /tmp/run-<id>.* (the reply names the file).";
+pub const RUN_DOC: &str = "Run a script: its default export is called with `args` and its result, console output and duration come back. Scripts may import env:fs (file I/O through this environment), env:std (json, csv, text, base64) and env:assert; full types live in /std/<name>/index.d.ts. Long output is cut and the full text is written to /tmp/run-<id>.out (result), .err (error), .log (stdout) or .stderr — the reply names the file.";
 /// Tool description of `run_tests`.
-pub const TESTS_DOC: &str =
-    "Run the *.test.js files at or below a path (default /scripts) and report PASS/FAIL per file.";
+pub const TESTS_DOC: &str = "Run the *.test.js files at or below a path (default /scripts) and report PASS/FAIL per file with a `P/N test file(s) passed` summary.";
 
 /// Arguments of `run_script`.
 #[derive(Deserialize, JsonSchema)]
@@ -23,7 +23,8 @@ pub struct RunArgs {
     /// The object passed to the script's default export.
     #[serde(default)]
     pub args: serde_json::Map<String, serde_json::Value>,
-    /// Ask for a shorter deadline than the environment's (never a longer one).
+    /// A shorter deadline than the environment's, in milliseconds (never a longer one: the
+    /// ceiling is limits.run_timeout_ms, 30000 by default).
     pub timeout_ms: Option<u64>,
 }
 
@@ -35,22 +36,24 @@ pub struct TestsArgs {
     pub path: Option<String>,
 }
 
-/// Hands the call to the wired runner.
-pub fn run(env: &Environment, name: &str, args: serde_json::Value) -> Result<Reply> {
-    let Some(runner) = env.opts.runner.clone() else {
-        return Err(EnvError::refused(format!(
-            "{name} is not available in this environment — no script runner is wired"
-        )));
-    };
+/// Runs the verb `name` (`run_script` or `run_tests`).
+pub fn run(env: &Environment, name: &str, args: serde_json::Value, cancel: Option<&CancelToken>) -> Result<Reply> {
     let args = if args.is_null() { serde_json::json!({}) } else { args };
-    let bad = |e: serde_json::Error| EnvError::args(name, format!("the arguments do not fit ({e})"));
+    let bad = |e: serde_json::Error| {
+        let shape = if name == "run_script" { "{ path, args?, timeout_ms? }" } else { "{ path? }" };
+        EnvError::args(name, format!("the arguments do not fit ({e}) — call it as {name} {shape}"))
+    };
     if name == "run_script" {
         let a: RunArgs = serde_json::from_value(args).map_err(bad)?;
-        let path = folio_vfs::VPath::parse(&a.path)?;
-        Ok(Reply::text(runner.run_script(env, &path, serde_json::Value::Object(a.args), a.timeout_ms)?))
+        let report = env.run_script(&a.path, serde_json::Value::Object(a.args), a.timeout_ms, cancel)?;
+        if report.ok {
+            Ok(Reply::text(report.text))
+        } else {
+            Err(EnvError::Run { short: report.short_error(), full: report.text })
+        }
     } else {
         let a: TestsArgs = serde_json::from_value(args).map_err(bad)?;
         let path = folio_vfs::VPath::parse(a.path.as_deref().unwrap_or("/scripts"))?;
-        Ok(Reply::text(runner.run_tests(env, &path)?))
+        Ok(Reply::text(crate::scripts::run_tests(env, &path, cancel)?))
     }
 }

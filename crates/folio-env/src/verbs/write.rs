@@ -77,13 +77,30 @@ pub fn write_file(env: &Environment, args: WriteArgs) -> Result<Reply> {
         }
     };
     let op = if args.append { "append" } else { "write" };
-    let (created, size) = env.gateway.write(&path, &bytes, op, None)?;
-    let verb = match (created, args.append) {
+    let written = env.gateway.write_checked(&path, &bytes, op, None)?;
+    let verb = match (written.created, args.append) {
         (true, _) => "created",
         (false, true) => "appended to",
         (false, false) => "wrote",
     };
-    Ok(Reply::text(format!("{verb} {path} ({})", fmt_bytes(size))))
+    let text = format!("{verb} {path} ({})", fmt_bytes(written.size));
+    Ok(Reply::text(with_script_note(text, written.script.as_ref())))
+}
+
+/// Appends what the script pipeline did to a success text: " — .d.ts regenerated" for a script
+/// that has one, " — validated; run it with run_tests" for a test, then the JSDoc nudge.
+pub(crate) fn with_script_note(mut text: String, check: Option<&crate::gateway::ScriptCheck>) -> String {
+    let Some(check) = check else { return text };
+    if check.dts.is_some() {
+        text.push_str(" — .d.ts regenerated");
+    } else if check.test {
+        text.push_str(" — validated; run it with run_tests");
+    }
+    if let Some(nudge) = &check.nudge {
+        text.push('\n');
+        text.push_str(nudge);
+    }
+    text
 }
 
 /// How many times `edit_file` prepares its change before giving up on a file that keeps being
@@ -104,8 +121,9 @@ pub fn edit_file(env: &Environment, args: EditArgs) -> Result<Reply> {
     }
     for _ in 0..EDIT_ATTEMPTS {
         let (bytes, updated) = prepare_edit(env, &path, &args)?;
-        if let Some(size) = env.gateway.commit_edit(&path, &bytes, updated.as_bytes())? {
-            return Ok(Reply::text(format!("edited {path} (1 replacement, now {})", fmt_bytes(size))));
+        if let Some(w) = env.gateway.commit_edit(&path, &bytes, updated.as_bytes())? {
+            let text = format!("edited {path} (1 replacement, now {})", fmt_bytes(w.size));
+            return Ok(Reply::text(with_script_note(text, w.script.as_ref())));
         }
     }
     Err(EnvError::refused(format!(

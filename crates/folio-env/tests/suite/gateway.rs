@@ -363,6 +363,8 @@ fn every_verb_declares_whether_it_mutates_and_counters_start_at_zero() {
             ("ls", false),
             ("grep", false),
             ("describe", false),
+            ("run_script", true),
+            ("run_tests", true),
             ("undo", true),
             ("redo", true),
             ("checkpoint", true),

@@ -160,22 +160,22 @@ fn checkpoints_fork_restore_list_and_drop() {
         &[
             ("checkpoint", json!({}), Ok(&["no checkpoints yet"])),
             ("write_file", json!({"path": "/out/a.txt", "content": "state a"}), Ok(&[])),
-            ("write_file", json!({"path": "/scripts/s.js", "content": "export default 1"}), Ok(&[])),
+            ("write_file", json!({"path": "/scripts/s.js", "content": "export default () => 1"}), Ok(&[])),
             (
                 "checkpoint",
                 json!({"action": "fork", "name": "state-a"}),
-                Ok(&["saved checkpoint \"state-a\": 2 file(s)"]),
+                Ok(&["saved checkpoint \"state-a\": 3 file(s)"]),
             ),
             ("write_file", json!({"path": "/out/a.txt", "content": "state b"}), Ok(&[])),
             ("rm", json!({"path": "/scripts/s.js"}), Ok(&[])),
             ("write_file", json!({"path": "/tmp/new.txt", "content": "new"}), Ok(&[])),
             ("checkpoint", json!({"action": "fork", "name": "state-b"}), Ok(&[])),
-            ("checkpoint", json!({"action": "list"}), Ok(&["state-a  2 file(s)", "state-b  2 file(s)"])),
+            ("checkpoint", json!({"action": "list"}), Ok(&["state-a  3 file(s)", "state-b  2 file(s)"])),
             (
                 "checkpoint",
                 json!({"action": "restore", "name": "state-a"}),
                 Ok(&[
-                    "restored \"state-a\": 2 file(s) put back, 1 created since then removed",
+                    "restored \"state-a\": 3 file(s) put back, 1 created since then removed",
                     "Run history is unchanged",
                 ]),
             ),

@@ -48,6 +48,8 @@ fn host_verbs_are_absent_until_wired() {
             "ls",
             "grep",
             "describe",
+            "run_script",
+            "run_tests",
             "undo",
             "redo",
             "checkpoint",

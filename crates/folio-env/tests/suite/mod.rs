@@ -6,6 +6,8 @@ mod host;
 mod jsonl;
 mod orientation;
 mod overlay;
+mod pipeline;
+mod runs;
 mod size;
 mod verbs;
 
