@@ -5,6 +5,7 @@
 mod ask;
 mod bench;
 mod changes;
+mod run;
 mod verbs;
 
 use std::path::PathBuf;
@@ -110,6 +111,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run SCRIPT (a VFS path such as /scripts/tally.js) in the working environment over FOLDER,
+    /// exactly as the agent's run_script would, streaming its console lines to stderr. Prints the
+    /// result (or, with --json, the whole run); exits 1 when the script fails. Its edits stay
+    /// pending: review them with `folio status`.
+    Run {
+        /// The folder.
+        folder: PathBuf,
+        /// The script to run.
+        script: String,
+        /// The object passed to the script's default export, as JSON.
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+        /// A shorter deadline than the environment's 30 s ceiling, in milliseconds.
+        #[arg(long, value_name = "N")]
+        timeout_ms: Option<u64>,
+        /// Print the run as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure the overlay on this machine: commit of many changed files, and pending() over a
     /// large folder. Prints figures; works in a temporary directory.
     Bench {
@@ -144,6 +164,9 @@ fn main() -> ExitCode {
                 read_only,
                 json,
             })
+        }
+        Command::Run { folder, script, args, timeout_ms, json } => {
+            run::run(run::RunArgs { state_dir: cli.state_dir, folder, script, args, timeout_ms, json })
         }
         Command::Bench { files, changed } => bench::run(files, changed),
     };

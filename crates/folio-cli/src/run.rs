@@ -1,0 +1,82 @@
+//! `folio run`: runs one script of the working environment over a folder, as the agent's
+//! `run_script` would — same validation, zones, limits, run log and spill files — streaming its
+//! console lines to stderr while it runs. Its edits stay pending like any other (review them with
+//! `folio status`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use folio_env::{EnvOptions, Environment, OnProgress, ProgressLine, Stream};
+
+/// What `folio run` was asked.
+pub(crate) struct RunArgs {
+    pub state_dir: Option<PathBuf>,
+    pub folder: PathBuf,
+    pub script: String,
+    pub args: Option<String>,
+    pub timeout_ms: Option<u64>,
+    pub json: bool,
+}
+
+fn parse_args(raw: Option<&str>) -> Result<serde_json::Value> {
+    let Some(raw) = raw else { return Ok(serde_json::json!({})) };
+    let value: serde_json::Value = serde_json::from_str(raw)
+        .with_context(|| format!("--args is not JSON: {raw:?} — pass an object, like --args '{{\"limit\": 10}}'"))?;
+    if !value.is_object() {
+        bail!(
+            "--args must be a JSON object (the script's default export gets it as `args`), got {value} — wrap it, like --args '{{\"value\": {value}}}'"
+        );
+    }
+    Ok(value)
+}
+
+fn progress() -> OnProgress {
+    Arc::new(|batch: &[ProgressLine]| {
+        let mut err = std::io::stderr().lock();
+        for line in batch {
+            let _ = match line.stream {
+                Stream::Stdout => writeln!(err, "{}", line.text),
+                Stream::Stderr => writeln!(err, "stderr: {}", line.text),
+            };
+        }
+    })
+}
+
+fn open(state_dir: Option<PathBuf>, folder: &Path) -> Result<Environment> {
+    let options = EnvOptions { state_root: state_dir, on_progress: Some(progress()), ..EnvOptions::default() };
+    let env = Environment::open_folder(folder, options)?;
+    if let Some(recovery) = env.overlay().and_then(|o| o.recovery()) {
+        eprintln!("folio: {recovery}");
+    }
+    for warning in env.warnings() {
+        eprintln!("folio: warning: {warning}");
+    }
+    Ok(env)
+}
+
+pub(crate) fn run(a: RunArgs) -> Result<ExitCode> {
+    let args = parse_args(a.args.as_deref())?;
+    let env = open(a.state_dir, &a.folder)?;
+    let report = env.run_script(&a.script, args, a.timeout_ms, None)?;
+    if a.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else if let Some(result) = &report.result_text {
+        println!("{result}");
+    }
+    let changed = env.overlay().and_then(|o| o.pending().ok()).is_some_and(|p| !p.is_empty());
+    if changed {
+        eprintln!("folio: the script's edits are pending — review them with `folio status {}`", a.folder.display());
+    }
+    match &report.error {
+        None => Ok(ExitCode::SUCCESS),
+        Some(error) => {
+            if !a.json {
+                eprintln!("folio: {} failed after {}ms: {error}", report.script, report.duration_ms);
+            }
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}

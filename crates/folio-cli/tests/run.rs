@@ -1,0 +1,81 @@
+//! `folio run` as a black box over a real folder: a script written with `folio verbs`, run with
+//! `folio run`, its output file pending in `folio status --json`; a failing script exits non-zero
+//! naming file and line.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+fn folio(state: &std::path::Path, args: &[&str], stdin: &str) -> (String, String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_folio"))
+        .arg("--state-dir")
+        .arg(state)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+const TALLY: &str = "/** Sums the amount column of a CSV into /out/total.txt. */\nimport * as fs from 'env:fs';\nimport { csv } from 'env:std';\nexport default async function ({ input }) {\n  const rows = csv.parse(await fs.readFile(input));\n  let total = 0;\n  for (const r of rows) { total += Number(r.amount); console.log('row', r.region); }\n  await fs.writeFile('/out/total.txt', String(total));\n  return { total };\n}\n";
+
+const BOOM: &str = "/** Fails. */\nexport default async function () {\n  throw new Error('kapow');\n}\n";
+
+#[test]
+fn a_script_written_with_verbs_runs_and_its_output_stays_pending() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    let state = tmp.path().join("state");
+    std::fs::create_dir_all(folder.join("inbox")).unwrap();
+    std::fs::write(folder.join("inbox/sales.csv"), "region,amount\nnorth,10\nsouth,20\n").unwrap();
+    let f = folder.to_str().unwrap();
+
+    let calls = [
+        json!({"verb": "write_file", "args": {"path": "/scripts/tally.js", "content": TALLY}}),
+        json!({"verb": "write_file", "args": {"path": "/scripts/boom.js", "content": BOOM}}),
+    ];
+    let stdin: String = calls.iter().map(|c| format!("{c}\n")).collect();
+    let (out, err, ok) = folio(&state, &["verbs", f], &stdin);
+    assert!(ok, "{err}");
+    assert!(out.contains(".d.ts regenerated"), "{out}");
+
+    let (out, err, ok) =
+        folio(&state, &["run", f, "/scripts/tally.js", "--args", r#"{"input": "/inbox/sales.csv"}"#], "");
+    assert!(ok, "{err}");
+    assert_eq!(out.trim(), "{\n  \"total\": 30\n}");
+    assert!(err.contains("row north") && err.contains("row south") && err.contains("folio status"), "{err}");
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 1, "nothing reaches the folder before commit");
+
+    let (out, err, ok) =
+        folio(&state, &["run", f, "/scripts/tally.js", "--json", "--args", r#"{"input": "/inbox/sales.csv"}"#], "");
+    assert!(ok, "{err}");
+    let run: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(run["ok"], true);
+    assert_eq!(run["result"], json!({"total": 30}));
+
+    let (out, err, ok) = folio(&state, &["status", f, "--json"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("/out/total.txt") && out.contains("/scripts/tally.js"), "{out}");
+
+    let (_, err, ok) = folio(&state, &["run", f, "/scripts/boom.js"], "");
+    assert!(!ok);
+    assert!(err.contains("kapow") && err.contains("/scripts/boom.js:3"), "{err}");
+
+    let (_, err, ok) = folio(&state, &["run", f, "/scripts/nope.js"], "");
+    assert!(!ok);
+    assert!(err.contains("no such script: /scripts/nope.js"), "{err}");
+
+    let (_, err, ok) = folio(&state, &["run", f, "/scripts/tally.js", "--args", "[1]"], "");
+    assert!(!ok);
+    assert!(err.contains("--args must be a JSON object"), "{err}");
+}
