@@ -4,6 +4,7 @@ mod budget;
 mod builtins;
 mod console;
 mod executor;
+mod library;
 mod pipeline;
 mod sandbox;
 
