@@ -26,12 +26,21 @@ use crate::wire::StreamEvent;
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// The result of one tool call.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ToolOutcome {
     /// False when the tool failed.
     pub ok: bool,
     /// What goes back to the model.
     pub content: String,
+    /// Images for a multimodal model to see (from `view_image`).
+    pub images: Vec<crate::message::Image>,
+}
+
+impl ToolOutcome {
+    /// A text outcome.
+    pub fn text(ok: bool, content: impl Into<String>) -> ToolOutcome {
+        ToolOutcome { ok, content: content.into(), images: Vec::new() }
+    }
 }
 
 /// The tools the model may call: in Folio, the working environment's verbs.
@@ -173,12 +182,12 @@ impl Agent {
                     o = self.tools.call(&name, &input, cancel) => Some(o),
                 };
                 let duration_ms = started.elapsed().as_millis() as u64;
-                let (status, content, is_error) = match outcome {
-                    Some(o) if o.ok => ("success", o.content, false),
-                    Some(o) => ("error", o.content, true),
+                let (status, content, is_error, images) = match outcome {
+                    Some(o) if o.ok => ("success", o.content, false, o.images),
+                    Some(o) => ("error", o.content, true, o.images),
                     None => {
                         cancelled = true;
-                        ("aborted", "Stopped by the person before this call finished.".to_owned(), true)
+                        ("aborted", "Stopped by the person before this call finished.".to_owned(), true, Vec::new())
                     }
                 };
                 on_event(AgentEvent::ToolCallFinished {
@@ -188,7 +197,7 @@ impl Agent {
                     output: content.clone(),
                     duration_ms,
                 });
-                results.push(Part::ToolResult { id, name, content, is_error });
+                results.push(Part::ToolResult { id, name, content, is_error, images });
                 if cancelled || cancel.is_cancelled() {
                     cancelled = true;
                     break;

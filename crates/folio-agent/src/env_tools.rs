@@ -62,14 +62,14 @@ impl Tools for EnvTools {
                         }
                         content.push_str(&data);
                     }
-                    ToolOutcome { ok: result.status == Status::Success, content }
+                    ToolOutcome { ok: result.status == Status::Success, content, images: Vec::new() }
                 }
-                Err(e) => ToolOutcome {
-                    ok: false,
-                    content: format!(
+                Err(e) => ToolOutcome::text(
+                    false,
+                    format!(
                         "the verb crashed inside Folio ({e}); this is a bug — report it, and try another approach meanwhile"
                     ),
-                },
+                ),
             }
         })
     }

@@ -25,6 +25,7 @@ mod providers;
 pub mod sse;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod vision;
 mod wire;
 
 pub use agent::{Agent, AgentConfig, BoxFuture, Conversation, ToolOutcome, Tools};
@@ -32,8 +33,9 @@ pub use client::{ModelClient, Pricing, Provider};
 pub use env_tools::EnvTools;
 pub use error::AgentError;
 pub use events::{AgentEvent, FinishReason};
-pub use message::{Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};
+pub use message::{Image, Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};
 pub use prompt::{DESK_PROMPT, system_prompt};
 pub use providers::{PRESETS, Preset, preset};
+pub use vision::VisionClient;
 pub use wire::openai::TokenParam;
 pub use wire::{ModelTurn, StreamEvent, TurnBuilder, WireFormat, heal};

@@ -48,7 +48,19 @@ pub enum Part {
         content: String,
         /// True when the tool failed.
         is_error: bool,
+        /// Images the tool returned for the model to look at (`view_image` for a multimodal model).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        images: Vec<Image>,
     },
+}
+
+/// An image carried in a message, base64-encoded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Image {
+    /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
+    pub media_type: String,
+    /// Base64 of the bytes.
+    pub data: String,
 }
 
 /// One message of the conversation.

@@ -25,6 +25,13 @@ pub(crate) fn body(req: &ModelRequest, model: &str, max_tokens: u32) -> Value {
                     Part::ToolUse { id, name, input } => {
                         json!({"type": "tool_use", "id": id, "name": name, "input": input})
                     }
+                    Part::ToolResult { id, content, is_error, images, .. } if !images.is_empty() => {
+                        let mut blocks = vec![json!({"type": "text", "text": content})];
+                        blocks.extend(images.iter().map(|i| {
+                            json!({"type": "image", "source": {"type": "base64", "media_type": i.media_type, "data": i.data}})
+                        }));
+                        json!({"type": "tool_result", "tool_use_id": id, "content": blocks, "is_error": is_error})
+                    }
                     Part::ToolResult { id, content, is_error, .. } => {
                         json!({"type": "tool_result", "tool_use_id": id, "content": content, "is_error": is_error})
                     }

@@ -189,6 +189,7 @@ pub fn heal(messages: &[Message]) -> Vec<Message> {
                     name: name.to_owned(),
                     content: "No result: this call was interrupted before it finished.".to_owned(),
                     is_error: true,
+                    images: Vec::new(),
                 })
                 .collect();
             if !orphans.is_empty() {

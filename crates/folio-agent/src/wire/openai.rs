@@ -52,8 +52,14 @@ pub(crate) fn body(req: &ModelRequest, model: &str, max_tokens: u32, param: Toke
                 let mut content: Vec<Value> = Vec::new();
                 for p in &m.parts {
                     match p {
-                        Part::ToolResult { id, content: text, .. } => {
+                        Part::ToolResult { id, content: text, images, .. } => {
                             messages.push(json!({"role": "tool", "tool_call_id": id, "content": text}));
+                            // Tool messages carry text only in this format: the images follow as
+                            // the user's, labelled with the call they answer.
+                            for image in images {
+                                content.push(json!({"type": "text", "text": format!("Image returned by tool call {id}:")}));
+                                content.push(json!({"type": "image_url", "image_url": {"url": format!("data:{};base64,{}", image.media_type, image.data)}}));
+                            }
                         }
                         Part::Text { text } => content.push(json!({"type": "text", "text": text})),
                         Part::Image { media_type, data } => content

@@ -46,29 +46,28 @@ impl Tools for Desk {
                 "write_file" => {
                     let content = input["content"].as_str().unwrap_or_default().to_owned();
                     self.files.lock().unwrap().insert(path.clone(), content);
-                    ToolOutcome { ok: true, content: format!("wrote {path}") }
+                    ToolOutcome::text(true, format!("wrote {path}"))
                 }
                 "run_script" => {
                     let text = self.files.lock().unwrap().get(&path).cloned().unwrap_or_default();
                     if text.contains("forever") {
                         cancel.cancelled().await;
-                        return ToolOutcome { ok: false, content: "run cancelled".into() };
+                        return ToolOutcome::text(false, "run cancelled");
                     }
                     if text.contains("bug") {
-                        ToolOutcome {
-                            ok: false,
-                            content: "ReferenceError: totl is not defined\n    at default (/scripts/sum.js:3:10)"
-                                .into(),
-                        }
+                        ToolOutcome::text(
+                            false,
+                            "ReferenceError: totl is not defined\n    at default (/scripts/sum.js:3:10)",
+                        )
                     } else {
-                        ToolOutcome { ok: true, content: "result: {\"total\": 30}".into() }
+                        ToolOutcome::text(true, "result: {\"total\": 30}")
                     }
                 }
                 "present" => {
                     self.presented.lock().unwrap().push(path.clone());
-                    ToolOutcome { ok: true, content: format!("presented {path}") }
+                    ToolOutcome::text(true, format!("presented {path}"))
                 }
-                other => ToolOutcome { ok: false, content: format!("no tool named {other}") },
+                other => ToolOutcome::text(false, format!("no tool named {other}")),
             }
         })
     }

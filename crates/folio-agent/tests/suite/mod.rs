@@ -1,2 +1,3 @@
 mod agent_loop;
 mod stream;
+mod vision;

@@ -198,27 +198,6 @@ impl HostRoot {
         }
     }
 
-    /// The names in the host directory for `dir` (unsorted); empty when it is not a directory.
-    pub(crate) fn names(&self, dir: &VPath) -> Result<Vec<String>> {
-        let host = self.contained(dir)?;
-        let reader = match fs::read_dir(&host) {
-            Ok(r) => r,
-            Err(err) if matches!(err.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) => {
-                return Ok(Vec::new());
-            }
-            Err(err) => return Err(VfsError::host("list", &host, err)),
-        };
-        let mut out = Vec::new();
-        for entry in reader {
-            let entry = entry.map_err(|e| VfsError::host("list", &host, e))?;
-            // Names that are not UTF-8 cannot be VFS paths; they stay invisible.
-            if let Ok(name) = entry.file_name().into_string() {
-                out.push(name);
-            }
-        }
-        Ok(out)
-    }
-
     /// The children of the host directory for `dir` with their states, skipping names `skip`
     /// rejects. Only symlinked children pay for a containment check: a plain child of a contained
     /// directory is contained. Children whose link leaves the folder are left out.
@@ -260,7 +239,7 @@ impl HostRoot {
     /// The existing host name in `dir` that equals `name` ignoring case but not exactly.
     pub(crate) fn case_twin(&self, dir: &VPath, name: &str) -> Result<Option<String>> {
         let lower = name.to_lowercase();
-        Ok(self.names(dir)?.into_iter().find(|n| n != name && n.to_lowercase() == lower))
+        Ok(self.children(dir, |_| false)?.into_iter().map(|(n, _)| n).find(|n| n != name && n.to_lowercase() == lower))
     }
 }
 
