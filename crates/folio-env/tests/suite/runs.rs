@@ -115,14 +115,15 @@ fn oversized_sections_spill_to_separate_files_and_the_run_log_records_it() {
     script(
         &env,
         "/scripts/loud.js",
-        "/** Loud. */\nexport default async function () {\n  for (let i = 0; i < 200; i++) console.log('line ' + i);\n  throw new Error('bad\\n' + 'detail\\n'.repeat(200));\n}\n",
+        "/** Loud. */\nexport default async function () {\n  for (let i = 0; i < 200; i++) { console.log('line ' + i); console.error('warn ' + i); }\n  throw new Error('bad\\n' + 'detail\\n'.repeat(200));\n}\n",
     );
     let r = run(&env, json!({"path": "/scripts/loud.js", "args": {"n": 1}}));
     assert_eq!(r.status, Status::Error);
     let full = r.data.as_str().unwrap().to_owned();
     let files: Vec<&str> = full.split("written to ").skip(1).map(|s| s.split(';').next().unwrap()).collect();
-    assert_eq!(files.len(), 2, "{full}");
-    assert!(files[0].ends_with(".err") && files[1].ends_with(".log"), "{files:?}");
+    assert_eq!(files.len(), 3, "{full}");
+    assert!(files[0].ends_with(".err") && files[1].ends_with(".log") && files[2].ends_with(".stderr"), "{files:?}");
+    assert!(read(&env, files[2]).unwrap().contains("warn 199"));
     assert!(read(&env, files[0]).unwrap().contains("detail"));
     let log = read(&env, files[1]).unwrap();
     assert!(log.contains("line 199") && !log.contains("detail"), "{log}");
