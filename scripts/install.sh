@@ -14,6 +14,8 @@ case "$(uname -s)" in
 On macOS, install the prerequisites with Homebrew, then run this script again:
   xcode-select --install        # C compiler for the bundled SQLite
   brew install rustup && rustup-init -y
+  brew install python qpdf && brew install --cask libreoffice   # PDFium fetch, test PDFs, Office rendering
+  bash scripts/get-pdfium.sh    # PDFium from the pinned pypdfium2 wheel into ~/.cache/folio/pdfium
 MSG
     command -v cargo >/dev/null && command -v cc >/dev/null && exit 0 || exit 1 ;;
   MINGW*|MSYS*|CYGWIN*)
@@ -21,6 +23,8 @@ MSG
 On Windows, install the prerequisites with winget, then run this script again:
   winget install Rustlang.Rustup
   winget install Microsoft.VisualStudio.2022.BuildTools   # MSVC linker and C compiler
+  winget install Python.Python.3.12 TheDocumentFoundation.LibreOffice   # PDFium fetch, Office rendering
+  bash scripts/get-pdfium.sh    # (Git Bash) PDFium from the pinned pypdfium2 wheel into %LOCALAPPDATA%\folio\pdfium
 MSG
     command -v cargo >/dev/null && exit 0 || exit 1 ;;
 esac
@@ -30,17 +34,26 @@ need=()
 command -v cc >/dev/null 2>&1 || need+=(build-essential)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 command -v git >/dev/null 2>&1 || need+=(git)
+# folio-render: python3 + pip fetch PDFium's pinned wheel; qpdf makes the encrypted test PDFs.
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
+command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
+# LibreOffice renders Office files in env:render (optional at run time; the tests convert a .docx).
+# The -nogui package without recommends is ~20 s cold; the full suite would be minutes.
+office=()
+command -v soffice >/dev/null 2>&1 || office+=(libreoffice-writer-nogui)
 
-if [ "${#need[@]}" -gt 0 ]; then
+if [ "${#need[@]}" -gt 0 ] || [ "${#office[@]}" -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "folio install: missing ${need[*]} and this system has no apt-get — hint: install them with your package manager" >&2
     exit 1
   fi
   sudo_cmd=""
   [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  say "folio install: apt-get install ${need[*]}"
+  say "folio install: apt-get install ${need[*]} ${office[*]}"
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}"
+  [ "${#need[@]}" -eq 0 ] || DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}"
+  [ "${#office[@]}" -eq 0 ] || DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${office[@]}"
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then
@@ -52,4 +65,7 @@ if [ "$rust_minor" -lt 89 ]; then
   echo "folio install: rustc $(rustc --version | cut -d' ' -f2) is too old; Folio needs 1.89 or newer — hint: rustup update stable" >&2
   exit 1
 fi
+# PDFium for env:render, from the pinned pypdfium2 wheel into ~/.cache/folio/pdfium (hash-checked).
+bash "$(dirname "$0")/get-pdfium.sh" >/dev/null
+"$(dirname "$0")/get-mcp-test-server.sh"
 say "folio install: everything Folio needs is present"

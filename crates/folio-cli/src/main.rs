@@ -5,6 +5,7 @@
 mod ask;
 mod bench;
 mod changes;
+mod doctor;
 mod run;
 mod verbs;
 
@@ -140,6 +141,14 @@ enum Command {
         #[arg(long, default_value_t = 1_000)]
         changed: usize,
     },
+    /// Check which capabilities work on this host (PDFium for rendering PDFs, LibreOffice for
+    /// Office files), printing the command that fixes each one that does not. Exits 1 unless every
+    /// required capability works.
+    Doctor {
+        /// Print JSON: {ready, capabilities: [{name, ok, required, detail, fix}]}.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -169,6 +178,7 @@ fn main() -> ExitCode {
             run::run(run::RunArgs { state_dir: cli.state_dir, folder, script, args, timeout_ms, json })
         }
         Command::Bench { files, changed } => bench::run(files, changed),
+        Command::Doctor { json } => doctor::run(cli.state_dir, json),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,127 @@
+//! Every way rendering, converting or describing can fail. Each message says what happened, to
+//! which file, and what to do about it, because the reader is usually a model that will act on
+//! the hint literally.
+
+use std::path::PathBuf;
+
+/// Why a render, image or describe call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// No PDFium library could be loaded from any discovery candidate. Raised before any page is
+    /// touched (and by the doctor). Nobody retries: the host installs PDFium and calls again.
+    #[error("PDFium is not available on this host ({tried}) — hint: {fix}")]
+    PdfiumMissing {
+        /// The candidates that were tried, with why each failed.
+        tried: String,
+        /// The command or setting that provides PDFium on this platform.
+        fix: String,
+    },
+    /// The PDF needs a password to open. The caller cannot retry without one; the script should
+    /// ask the person for an unprotected copy.
+    #[error(
+        "{path} is encrypted (it needs a password to open) — hint: ask for an unprotected copy, or decrypt it first (qpdf --decrypt --password=… in.pdf out.pdf)"
+    )]
+    Encrypted {
+        /// The document, as the caller named it.
+        path: String,
+    },
+    /// The bytes are not a PDF PDFium can parse (truncated, garbage, or not a PDF at all).
+    /// Retrying the same bytes fails the same way.
+    #[error(
+        "{path} is damaged or not a PDF ({detail}) — hint: check that the file was written completely; re-export or repair it (qpdf in.pdf out.pdf) and try again"
+    )]
+    Damaged {
+        /// The document, as the caller named it.
+        path: String,
+        /// What PDFium said.
+        detail: String,
+    },
+    /// A requested page is outside the document. The caller fixes the page list.
+    #[error("{path} has {count} page(s); page {page} does not exist — hint: ask for pages 1 to {count}")]
+    NoSuchPage {
+        /// The document.
+        path: String,
+        /// The page asked for (1-based).
+        page: u32,
+        /// How many pages the document has.
+        count: u32,
+    },
+    /// An option is malformed or contradicts another. The script fixes the call.
+    #[error("{0}")]
+    BadOption(String),
+    /// The file is of a kind this module does not handle. The script picks another module.
+    #[error(
+        "cannot render {path}: {why} — hint: supported are PDF (.pdf), Office (.docx .xlsx .pptx .odt .ods .odp .doc .xls .ppt .rtf) and images (.png .jpg .jpeg .gif .webp)"
+    )]
+    Unsupported {
+        /// The file.
+        path: String,
+        /// What it looked like.
+        why: String,
+    },
+    /// LibreOffice is needed for an Office file but was not found. Refused before anything runs;
+    /// the host installs it (or points `FOLIO_SOFFICE_PATH` at it) and calls again.
+    #[error("{path} needs LibreOffice to render, and none was found ({tried}) — hint: {fix}")]
+    OfficeMissing {
+        /// The document.
+        path: String,
+        /// Where LibreOffice was looked for.
+        tried: String,
+        /// The install command for this platform.
+        fix: String,
+    },
+    /// LibreOffice ran but produced no PDF (a missing import filter, a corrupt document, a
+    /// timeout). Retrying once can help after a timeout on a busy machine; otherwise not.
+    #[error("LibreOffice could not convert {path} to PDF: {detail} — hint: {fix}")]
+    OfficeFailed {
+        /// The document.
+        path: String,
+        /// What happened (exit status, stderr, timeout).
+        detail: String,
+        /// What to do.
+        fix: String,
+    },
+    /// An image is larger than the decode limit (a pixel bomb, or simply huge). Refused from the
+    /// header, before any pixel is decoded. The caller raises the limit or shrinks the input.
+    #[error(
+        "{path} is {width}×{height} pixels, over the decode limit of {limit} pixels — hint: use a smaller image, or raise ImageLimits::max_pixels if it is trusted"
+    )]
+    TooLarge {
+        /// The image.
+        path: String,
+        /// Its declared width.
+        width: u32,
+        /// Its declared height.
+        height: u32,
+        /// The limit in pixels.
+        limit: u64,
+    },
+    /// The image codec failed on the bytes (corrupt data, an unsupported variant).
+    #[error("{path}: {detail} — hint: {fix}")]
+    Image {
+        /// The image.
+        path: String,
+        /// What the codec said.
+        detail: String,
+        /// What to do.
+        fix: String,
+    },
+    /// A host file could not be read or written (the output directory, a temporary file).
+    #[error("{path}: {source} — hint: check that the directory exists and is writable")]
+    Io {
+        /// The host path.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+}
+
+impl RenderError {
+    /// Wraps an I/O error with the host path it concerns.
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> RenderError {
+        RenderError::Io { path: path.into(), source }
+    }
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = RenderError> = std::result::Result<T, E>;

@@ -1,0 +1,340 @@
+//! Image formats: describing a file from its header alone, decoding within limits, and encoding.
+//! The pixel operations live in `ops.rs`.
+//!
+//! Only the PNG, JPEG, GIF and WebP codecs are compiled (`image` without default features): the
+//! default set pulls in an AVIF encoder that costs ten minutes of build on two cores. WebP is
+//! written lossless, because that is the only WebP encoder `image` has.
+
+use std::io::Cursor;
+
+use image::{DynamicImage, ImageDecoder, ImageEncoder, ImageReader, Limits};
+use serde::Serialize;
+
+use crate::error::{RenderError, Result};
+
+/// An encoded image format this crate reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImageFormat {
+    /// PNG (lossless, alpha).
+    Png,
+    /// JPEG (lossy, no alpha: flattened on white).
+    Jpeg,
+    /// WebP, written lossless.
+    Webp,
+    /// GIF, a single 256-colour frame when written.
+    Gif,
+}
+
+/// The names [`ImageFormat::from_name`] accepts, for error messages.
+pub const FORMAT_NAMES: &str = "png, jpeg (jpg), webp, gif";
+
+impl ImageFormat {
+    /// `png`, `jpg`/`jpeg`, `webp`, `gif` (any case, with or without a dot).
+    pub fn from_name(name: &str) -> Option<ImageFormat> {
+        match name.trim_start_matches('.').to_ascii_lowercase().as_str() {
+            "png" => Some(ImageFormat::Png),
+            "jpg" | "jpeg" => Some(ImageFormat::Jpeg),
+            "webp" => Some(ImageFormat::Webp),
+            "gif" => Some(ImageFormat::Gif),
+            _ => None,
+        }
+    }
+
+    /// The format named by a path's extension.
+    pub fn from_path(path: &str) -> Option<ImageFormat> {
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let (_, ext) = name.rsplit_once('.')?;
+        ImageFormat::from_name(ext)
+    }
+
+    /// Sniffs the format from magic bytes.
+    pub fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
+        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+            Some(ImageFormat::Png)
+        } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+            Some(ImageFormat::Jpeg)
+        } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+            Some(ImageFormat::Gif)
+        } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+            Some(ImageFormat::Webp)
+        } else {
+            None
+        }
+    }
+
+    /// The usual file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "png",
+            ImageFormat::Jpeg => "jpg",
+            ImageFormat::Webp => "webp",
+            ImageFormat::Gif => "gif",
+        }
+    }
+
+    /// The media type.
+    pub fn media_type(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "image/png",
+            ImageFormat::Jpeg => "image/jpeg",
+            ImageFormat::Webp => "image/webp",
+            ImageFormat::Gif => "image/gif",
+        }
+    }
+
+    fn codec(self) -> image::ImageFormat {
+        match self {
+            ImageFormat::Png => image::ImageFormat::Png,
+            ImageFormat::Jpeg => image::ImageFormat::Jpeg,
+            ImageFormat::Webp => image::ImageFormat::WebP,
+            ImageFormat::Gif => image::ImageFormat::Gif,
+        }
+    }
+}
+
+/// Decode limits: the defence against pixel bombs (a tiny file declaring a gigapixel canvas).
+/// The declared size is checked from the header before any pixel is decoded.
+#[derive(Debug, Clone, Copy)]
+pub struct ImageLimits {
+    /// The most pixels (width × height) an input may declare. Default 100 million.
+    pub max_pixels: u64,
+    /// The most bytes a decoder may allocate. Default 1 GiB.
+    pub max_alloc: u64,
+}
+
+impl Default for ImageLimits {
+    fn default() -> ImageLimits {
+        ImageLimits { max_pixels: 100_000_000, max_alloc: 1 << 30 }
+    }
+}
+
+/// What [`describe`] reports: metadata only, no pixels decoded.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageInfo {
+    /// `png`, `jpeg`, `gif` or `webp`.
+    pub format: ImageFormat,
+    /// Width in pixels, as stored (before EXIF orientation).
+    pub width: u32,
+    /// Height in pixels, as stored.
+    pub height: u32,
+    /// The EXIF orientation (1–8), when the file carries one. Reported, not applied.
+    pub orientation: Option<u8>,
+    /// True for an animated GIF, APNG or WebP.
+    pub animated: bool,
+    /// The number of frames (1 for a still image).
+    pub frames: u32,
+    /// True when the pixels carry an alpha channel.
+    pub has_alpha: bool,
+    /// The file size in bytes.
+    pub bytes: u64,
+}
+
+fn codec_error(name: &str, err: impl std::fmt::Display) -> RenderError {
+    RenderError::Image {
+        path: name.to_string(),
+        detail: format!("cannot decode: {err}"),
+        fix: "check that the file is a complete PNG, JPEG, GIF or WebP image; re-export it if it was cut short".into(),
+    }
+}
+
+fn reader<'a>(name: &str, bytes: &'a [u8], limits: &ImageLimits) -> Result<ImageReader<Cursor<&'a [u8]>>> {
+    let Some(format) = ImageFormat::sniff(bytes) else {
+        return Err(RenderError::Image {
+            path: name.to_string(),
+            detail: "not a PNG, JPEG, GIF or WebP image (the first bytes match none of them)".into(),
+            fix: format!("images must be one of: {FORMAT_NAMES}"),
+        });
+    };
+    let mut r = ImageReader::with_format(Cursor::new(bytes), format.codec());
+    let mut l = Limits::default();
+    l.max_alloc = Some(limits.max_alloc);
+    r.limits(l);
+    Ok(r)
+}
+
+/// Describes an image from its header (and, for animation, its chunk structure), without
+/// decoding pixels.
+pub fn describe(name: &str, bytes: &[u8]) -> Result<ImageInfo> {
+    let r = reader(name, bytes, &ImageLimits { max_pixels: u64::MAX, max_alloc: 64 << 20 })?;
+    let format = ImageFormat::sniff(bytes).unwrap_or(ImageFormat::Png);
+    let mut decoder = r.into_decoder().map_err(|e| codec_error(name, e))?;
+    let (width, height) = decoder.dimensions();
+    let has_alpha = decoder.color_type().has_alpha();
+    let orientation = match decoder.exif_metadata() {
+        Ok(Some(chunk)) => image::metadata::Orientation::from_exif_chunk(&chunk).map(|o| o.to_exif()),
+        _ => None,
+    };
+    let frames = match format {
+        ImageFormat::Gif => gif_frames(bytes),
+        ImageFormat::Png => png_frames(bytes),
+        ImageFormat::Webp => webp_frames(bytes),
+        ImageFormat::Jpeg => 1,
+    };
+    Ok(ImageInfo {
+        format,
+        width,
+        height,
+        orientation,
+        animated: frames > 1,
+        frames,
+        has_alpha,
+        bytes: bytes.len() as u64,
+    })
+}
+
+/// Decodes the first frame, refusing inputs whose declared size exceeds `limits` before any pixel
+/// is decoded.
+pub fn decode(name: &str, bytes: &[u8], limits: &ImageLimits) -> Result<DynamicImage> {
+    let decoder = reader(name, bytes, limits)?.into_decoder().map_err(|e| codec_error(name, e))?;
+    let (width, height) = decoder.dimensions();
+    if u64::from(width) * u64::from(height) > limits.max_pixels {
+        return Err(RenderError::TooLarge { path: name.to_string(), width, height, limit: limits.max_pixels });
+    }
+    DynamicImage::from_decoder(decoder).map_err(|e| codec_error(name, e))
+}
+
+/// Encodes `img` as `format`. JPEG and GIF lose alpha (JPEG is flattened on white first);
+/// `quality` (1–100) applies to JPEG only.
+pub fn encode(name: &str, img: &DynamicImage, format: ImageFormat, quality: Option<u8>) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let fail = |e: image::ImageError| RenderError::Image {
+        path: name.to_string(),
+        detail: format!("cannot encode as {}: {e}", format.extension()),
+        fix: format!("pick another output format ({FORMAT_NAMES})"),
+    };
+    match format {
+        ImageFormat::Png => {
+            let enc = image::codecs::png::PngEncoder::new_with_quality(
+                &mut out,
+                image::codecs::png::CompressionType::Fast,
+                image::codecs::png::FilterType::Adaptive,
+            );
+            let (buf, color) = match img {
+                DynamicImage::ImageRgb8(b) => (b.as_raw().as_slice(), image::ExtendedColorType::Rgb8),
+                DynamicImage::ImageRgba8(b) => (b.as_raw().as_slice(), image::ExtendedColorType::Rgba8),
+                DynamicImage::ImageLuma8(b) => (b.as_raw().as_slice(), image::ExtendedColorType::L8),
+                other => {
+                    let rgba = other.to_rgba8();
+                    enc.write_image(&rgba, rgba.width(), rgba.height(), image::ExtendedColorType::Rgba8)
+                        .map_err(fail)?;
+                    return Ok(out);
+                }
+            };
+            enc.write_image(buf, img.width(), img.height(), color).map_err(fail)?;
+        }
+        ImageFormat::Jpeg => {
+            let rgb = flatten_on_white(img);
+            let enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, quality.unwrap_or(85).clamp(1, 100));
+            enc.write_image(&rgb, rgb.width(), rgb.height(), image::ExtendedColorType::Rgb8).map_err(fail)?;
+        }
+        ImageFormat::Webp => {
+            let rgba = img.to_rgba8();
+            let enc = image::codecs::webp::WebPEncoder::new_lossless(&mut out);
+            enc.write_image(&rgba, rgba.width(), rgba.height(), image::ExtendedColorType::Rgba8).map_err(fail)?;
+        }
+        ImageFormat::Gif => {
+            let rgba = img.to_rgba8();
+            let mut enc = image::codecs::gif::GifEncoder::new(&mut out);
+            enc.encode(&rgba, rgba.width(), rgba.height(), image::ExtendedColorType::Rgba8).map_err(fail)?;
+        }
+    }
+    Ok(out)
+}
+
+/// The image composited over white, without alpha.
+pub fn flatten_on_white(img: &DynamicImage) -> image::RgbImage {
+    if !img.color().has_alpha() {
+        return img.to_rgb8();
+    }
+    let rgba = img.to_rgba8();
+    let mut out = image::RgbImage::new(rgba.width(), rgba.height());
+    for (dst, src) in out.pixels_mut().zip(rgba.pixels()) {
+        let a = u16::from(src[3]);
+        for c in 0..3 {
+            dst[c] = ((u16::from(src[c]) * a + 255 * (255 - a)) / 255) as u8;
+        }
+    }
+    out
+}
+
+/// Frames in a GIF, counted by walking its blocks (no LZW decoding).
+fn gif_frames(b: &[u8]) -> u32 {
+    let mut i = 13;
+    if b.len() < 13 {
+        return 1;
+    }
+    if b[10] & 0x80 != 0 {
+        i += 3 << ((b[10] & 7) + 1);
+    }
+    let skip_sub_blocks = |mut i: usize| -> Option<usize> {
+        loop {
+            let len = *b.get(i)? as usize;
+            i += 1;
+            if len == 0 {
+                return Some(i);
+            }
+            i += len;
+        }
+    };
+    let mut frames = 0;
+    while let Some(&block) = b.get(i) {
+        match block {
+            0x2C => {
+                frames += 1;
+                let Some(&packed) = b.get(i + 9) else { break };
+                i += 10;
+                if packed & 0x80 != 0 {
+                    i += 3 << ((packed & 7) + 1);
+                }
+                match skip_sub_blocks(i + 1) {
+                    Some(n) => i = n,
+                    None => break,
+                }
+            }
+            0x21 => match skip_sub_blocks(i + 2) {
+                Some(n) => i = n,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    frames.max(1)
+}
+
+/// Frames in a PNG: `acTL`'s frame count for an APNG, else 1.
+fn png_frames(b: &[u8]) -> u32 {
+    let mut i = 8;
+    while i + 8 <= b.len() {
+        let len = u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]) as usize;
+        let kind = &b[i + 4..i + 8];
+        if kind == b"acTL" && i + 12 <= b.len() {
+            return u32::from_be_bytes([b[i + 8], b[i + 9], b[i + 10], b[i + 11]]).max(1);
+        }
+        if kind == b"IDAT" {
+            break;
+        }
+        i += 12 + len;
+    }
+    1
+}
+
+/// Frames in a WebP: the number of `ANMF` chunks when `VP8X` says animated, else 1.
+fn webp_frames(b: &[u8]) -> u32 {
+    let mut i = 12;
+    let mut animated = false;
+    let mut frames = 0;
+    while i + 8 <= b.len() {
+        let kind = &b[i..i + 4];
+        let len = u32::from_le_bytes([b[i + 4], b[i + 5], b[i + 6], b[i + 7]]) as usize;
+        if kind == b"VP8X" && i + 8 < b.len() {
+            animated = b[i + 8] & 0x02 != 0;
+        }
+        if kind == b"ANMF" {
+            frames += 1;
+        }
+        i += 8 + len + (len & 1);
+    }
+    if animated { frames.max(1) } else { 1 }
+}

@@ -1,0 +1,148 @@
+//! Office documents to PDF through headless LibreOffice (`soffice --headless --convert-to pdf`).
+//!
+//! - LibreOffice is found before anything runs ([`find_soffice`]); absent, the call is refused with
+//!   the platform's install command, never attempted.
+//! - One user profile is reused across conversions (a fresh profile costs ~20% more per
+//!   conversion, and the first run initialises it). Conversions on one profile are serialised by a
+//!   process-wide lock, because concurrent `soffice` processes on a shared profile lose to each
+//!   other and exit 0 without output.
+//! - Success is decided by whether a non-empty PDF appeared, never by the exit status.
+//! - Each conversion gets its own input and output directory, so `a.docx` and `a.xlsx` never
+//!   overwrite each other's `a.pdf`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::discovery::{HostPaths, describe_tried, first_existing, soffice_candidates};
+use crate::error::{RenderError, Result};
+
+/// Office extensions LibreOffice converts.
+pub const OFFICE_EXTENSIONS: &[&str] = &["docx", "xlsx", "pptx", "odt", "ods", "odp", "doc", "xls", "ppt", "rtf"];
+
+static PROFILE_LOCK: Mutex<()> = Mutex::new(());
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The LibreOffice executable, or where it was looked for.
+pub fn find_soffice(explicit: Option<&Path>, host: &HostPaths) -> std::result::Result<PathBuf, String> {
+    let candidates = soffice_candidates(explicit, host);
+    first_existing(&candidates).map(|c| c.path.clone()).ok_or_else(|| describe_tried(&candidates))
+}
+
+/// The default reused profile directory: `<cache>/folio/libreoffice-profile`.
+pub fn default_profile_dir() -> PathBuf {
+    dirs::cache_dir().unwrap_or_else(std::env::temp_dir).join("folio").join("libreoffice-profile")
+}
+
+fn file_url(path: &Path) -> String {
+    let s = path.to_string_lossy().replace('\\', "/").replace(' ', "%20");
+    if s.starts_with('/') { format!("file://{s}") } else { format!("file:///{s}") }
+}
+
+/// Converts the Office document `bytes` (called `name`, whose extension tells LibreOffice the
+/// format) to PDF bytes.
+pub fn convert_to_pdf(name: &str, bytes: &[u8], soffice: &Path, profile: &Path, timeout: Duration) -> Result<Vec<u8>> {
+    let file = name.rsplit(['/', '\\']).next().filter(|f| !f.is_empty()).unwrap_or("document.docx");
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    let work = std::env::temp_dir().join(format!(
+        "folio-office-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let out_dir = work.join("out");
+    std::fs::create_dir_all(&out_dir).map_err(|e| RenderError::io(&out_dir, e))?;
+    std::fs::create_dir_all(profile).map_err(|e| RenderError::io(profile, e))?;
+    let input = work.join(file);
+    let result = (|| {
+        std::fs::write(&input, bytes).map_err(|e| RenderError::io(&input, e))?;
+        let _guard = PROFILE_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        run_soffice(name, soffice, profile, &input, &out_dir, &work, timeout)?;
+        let pdf = out_dir.join(format!("{stem}.pdf"));
+        match std::fs::read(&pdf) {
+            Ok(b) if !b.is_empty() => Ok(b),
+            _ => {
+                let stderr = std::fs::read_to_string(work.join("stderr.txt")).unwrap_or_default();
+                let fix = if stderr.contains("source file could not be loaded") {
+                    "the import filter for this format is missing: install the matching LibreOffice component (libreoffice-writer-nogui for .docx/.odt, -calc-nogui for .xlsx/.ods, -impress-nogui for .pptx/.odp)"
+                } else {
+                    "open the file in an Office application to check it is not damaged; if it opens, install the full LibreOffice component for its format"
+                };
+                Err(RenderError::OfficeFailed {
+                    path: name.to_string(),
+                    detail: format!("no PDF appeared; LibreOffice said: {}", last_line(&stderr)),
+                    fix: fix.into(),
+                })
+            }
+        }
+    })();
+    let _ = std::fs::remove_dir_all(&work);
+    result
+}
+
+fn last_line(s: &str) -> String {
+    s.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map_or_else(|| "(nothing on stderr)".to_string(), |l| l.trim().to_string())
+}
+
+fn run_soffice(
+    name: &str,
+    soffice: &Path,
+    profile: &Path,
+    input: &Path,
+    out_dir: &Path,
+    work: &Path,
+    timeout: Duration,
+) -> Result<()> {
+    let stderr_path = work.join("stderr.txt");
+    let stderr = std::fs::File::create(&stderr_path).map_err(|e| RenderError::io(&stderr_path, e))?;
+    let mut child = Command::new(soffice)
+        .arg(format!("-env:UserInstallation={}", file_url(profile)))
+        .args([
+            "--headless",
+            "--norestore",
+            "--invisible",
+            "--nolockcheck",
+            "--nodefault",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+        ])
+        .arg(out_dir)
+        .arg(input)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .map_err(|e| RenderError::OfficeFailed {
+            path: name.to_string(),
+            detail: format!("cannot start {}: {e}", soffice.display()),
+            fix: "check that the LibreOffice installation is complete and executable".into(),
+        })?;
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => return Ok(()),
+            Ok(None) if start.elapsed() > timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(RenderError::OfficeFailed {
+                    path: name.to_string(),
+                    detail: format!("LibreOffice did not finish within {} s", timeout.as_secs()),
+                    fix: "try again when the machine is less busy, or simplify the document; a stuck soffice process from another run can also block the profile".into(),
+                });
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(40)),
+            Err(e) => {
+                return Err(RenderError::OfficeFailed {
+                    path: name.to_string(),
+                    detail: format!("lost track of soffice: {e}"),
+                    fix: "try again".into(),
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! `rasterize`: pictures of a document's pages, whatever the document is. PDFs go through
+//! PDFium, Office files through LibreOffice then PDFium, images are passed through or resized.
+//! The [`Renderer`] holds the host facts (where the tools are, limits); the functions take bytes
+//! so the same code serves host files ([`Renderer::rasterize_file`]) and the agent's virtual tree.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::discovery::HostPaths;
+use crate::error::{RenderError, Result};
+use crate::images::{self, FORMAT_NAMES, ImageFormat, ImageLimits};
+use crate::office::{self, OFFICE_EXTENSIONS};
+use crate::ops;
+use crate::pdf::{PageRequest, PdfEngine, Size};
+
+/// What kind of document a file is, for rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DocKind {
+    /// A PDF (`%PDF` near the start).
+    Pdf,
+    /// An Office document (by extension, with a ZIP, OLE or RTF signature).
+    Office,
+    /// A PNG, JPEG, GIF or WebP image (by magic).
+    Image,
+}
+
+/// The lowercase extension of a file name.
+pub fn extension(name: &str) -> Option<String> {
+    let file = name.rsplit(['/', '\\']).next()?;
+    file.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
+}
+
+/// Classifies a file: magic bytes first, then the extension.
+pub fn classify(name: &str, bytes: &[u8]) -> Result<DocKind> {
+    let head = &bytes[..bytes.len().min(1024)];
+    if head.windows(5).any(|w| w == b"%PDF-") {
+        return Ok(DocKind::Pdf);
+    }
+    if ImageFormat::sniff(bytes).is_some() {
+        return Ok(DocKind::Image);
+    }
+    let ext = extension(name).unwrap_or_default();
+    let office_ext = OFFICE_EXTENSIONS.contains(&ext.as_str());
+    let office_magic = bytes.starts_with(b"PK\x03\x04")
+        || bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0])
+        || bytes.starts_with(b"{\\rtf");
+    if office_ext && office_magic {
+        return Ok(DocKind::Office);
+    }
+    let why = if bytes.is_empty() {
+        "the file is empty".to_string()
+    } else if office_ext {
+        format!("it is named .{ext} but its bytes are not an Office document (no ZIP, OLE or RTF signature)")
+    } else if ext == "pdf" {
+        "it is named .pdf but has no %PDF- header (damaged or not a PDF)".to_string()
+    } else {
+        "its bytes match no supported format".to_string()
+    };
+    Err(RenderError::Unsupported { path: name.to_string(), why })
+}
+
+/// Which pages to render.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Pages {
+    /// Every page, up to [`Renderer::max_pages`] (a warning names the rest).
+    #[default]
+    All,
+    /// These 1-based pages, in this order.
+    List(Vec<u32>),
+}
+
+/// The options of `rasterize(path, outDir, {pages?, dpi? | width?, format?, quality?})`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RasterOptions {
+    /// Which pages.
+    pub pages: Pages,
+    /// Resolution: `dpi` (default 150) or a pixel `width`, never both.
+    pub size: Option<Size>,
+    /// Output format (default PNG; images default to their own format).
+    pub format: Option<ImageFormat>,
+    /// JPEG quality (1–100).
+    pub quality: Option<u8>,
+}
+
+fn bad(msg: String) -> RenderError {
+    RenderError::BadOption(msg)
+}
+
+impl RasterOptions {
+    /// Parses the script's options object, naming every mistake.
+    pub fn from_json(v: &Value) -> Result<RasterOptions> {
+        let mut o = RasterOptions::default();
+        let obj = match v {
+            Value::Null => return Ok(o),
+            Value::Object(m) => m,
+            other => return Err(bad(format!("options must be an object like {{pages: [1], dpi: 150}}, got {other}"))),
+        };
+        for key in obj.keys() {
+            if !["pages", "dpi", "width", "format", "quality"].contains(&key.as_str()) {
+                return Err(bad(format!(
+                    "unknown option \"{key}\" — hint: the options are pages, dpi, width, format, quality"
+                )));
+            }
+        }
+        o.pages = match obj.get("pages") {
+            None | Some(Value::Null) => Pages::All,
+            Some(Value::String(s)) if s == "all" => Pages::All,
+            Some(Value::Number(n)) => Pages::List(vec![page_number(n.as_u64())?]),
+            Some(Value::Array(a)) if !a.is_empty() => {
+                Pages::List(a.iter().map(|x| page_number(x.as_u64())).collect::<Result<Vec<_>>>()?)
+            }
+            Some(other) => {
+                return Err(bad(format!(
+                    "pages must be \"all\", a page number or a non-empty list of 1-based page numbers, got {other}"
+                )));
+            }
+        };
+        let dpi = obj.get("dpi").filter(|x| !x.is_null());
+        let width = obj.get("width").filter(|x| !x.is_null());
+        o.size = match (dpi, width) {
+            (Some(_), Some(_)) => {
+                return Err(bad(
+                    "give dpi or width, not both — hint: width fixes the pixel width, dpi the resolution".into()
+                ));
+            }
+            (Some(d), None) => match d.as_f64() {
+                Some(d) if (10.0..=1200.0).contains(&d) => Some(Size::Dpi(d as f32)),
+                _ => return Err(bad(format!("dpi must be a number from 10 to 1200, got {d}"))),
+            },
+            (None, Some(w)) => match w.as_u64() {
+                Some(w) if (16..=20_000).contains(&w) => Some(Size::Width(w as u32)),
+                _ => return Err(bad(format!("width must be a whole number of pixels from 16 to 20000, got {w}"))),
+            },
+            (None, None) => None,
+        };
+        if let Some(f) = obj.get("format").filter(|x| !x.is_null()) {
+            let name = f.as_str().unwrap_or_default();
+            o.format = Some(
+                ImageFormat::from_name(name)
+                    .ok_or_else(|| bad(format!("format {f} is not supported — hint: use one of {FORMAT_NAMES}")))?,
+            );
+        }
+        if let Some(q) = obj.get("quality").filter(|x| !x.is_null()) {
+            o.quality = Some(match q.as_u64() {
+                Some(q @ 1..=100) => q as u8,
+                _ => return Err(bad(format!("quality must be a whole number from 1 to 100, got {q}"))),
+            });
+        }
+        Ok(o)
+    }
+}
+
+fn page_number(n: Option<u64>) -> Result<u32> {
+    match n {
+        Some(n) if n >= 1 && n <= u64::from(u32::MAX) => Ok(n as u32),
+        _ => Err(bad("page numbers are whole numbers starting at 1".into())),
+    }
+}
+
+/// One output image, encoded, with the file name it should get.
+#[derive(Debug, Clone)]
+pub struct OutPage {
+    /// The page (1 for an image).
+    pub page: u32,
+    /// `<stem>-p<N>.<ext>`, or `<stem>.<ext>` for an image.
+    pub file_name: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// The encoded image.
+    pub bytes: Vec<u8>,
+}
+
+/// The rendered pages, in memory.
+#[derive(Debug, Clone)]
+pub struct Rasterized {
+    /// What the input was.
+    pub kind: DocKind,
+    /// The pages of the whole document.
+    pub page_count: u32,
+    /// The rendered pages.
+    pub pages: Vec<OutPage>,
+    /// Things the caller should know (pages left out, options ignored).
+    pub warnings: Vec<String>,
+}
+
+/// One page as written, for the script's result.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PageFile {
+    /// The page number.
+    pub page: u32,
+    /// Where it was written.
+    pub path: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+/// `{pages: [{page, path, width, height}], pageCount, warnings, kind}`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RasterResult {
+    /// The written pages.
+    pub pages: Vec<PageFile>,
+    /// Pages in the document.
+    pub page_count: u32,
+    /// Things the caller should know.
+    pub warnings: Vec<String>,
+    /// `pdf`, `office` or `image`.
+    pub kind: DocKind,
+}
+
+/// The host facts rendering needs. Build once, share.
+#[derive(Debug, Clone)]
+pub struct Renderer {
+    /// Where discovery looks.
+    pub host: HostPaths,
+    /// An explicit PDFium library (first candidate).
+    pub pdfium_path: Option<PathBuf>,
+    /// An explicit `soffice` (first candidate).
+    pub soffice_path: Option<PathBuf>,
+    /// The reused LibreOffice profile directory.
+    pub office_profile: PathBuf,
+    /// How long one LibreOffice conversion may take. Default 120 s.
+    pub office_timeout: Duration,
+    /// Most pages one call renders. Default 50.
+    pub max_pages: u32,
+    /// Image decode limits (also caps one rendered page's pixels).
+    pub limits: ImageLimits,
+}
+
+impl Renderer {
+    /// A renderer discovering tools with `host`.
+    pub fn new(host: HostPaths) -> Renderer {
+        Renderer {
+            host,
+            pdfium_path: None,
+            soffice_path: None,
+            office_profile: office::default_profile_dir(),
+            office_timeout: Duration::from_secs(120),
+            max_pages: 50,
+            limits: ImageLimits::default(),
+        }
+    }
+
+    /// The process's PDFium.
+    pub fn pdfium(&self) -> Result<Arc<PdfEngine>> {
+        PdfEngine::load(self.pdfium_path.as_deref(), &self.host)
+    }
+
+    /// Renders `bytes` (named `name`, a path used in messages and for the output stems).
+    pub fn rasterize_bytes(&self, name: &str, bytes: &[u8], opts: &RasterOptions) -> Result<Rasterized> {
+        match classify(name, bytes)? {
+            DocKind::Pdf => {
+                let engine = self.pdfium()?;
+                self.pdf_pages(&engine, name, bytes, opts, DocKind::Pdf)
+            }
+            DocKind::Office => {
+                let soffice = office::find_soffice(self.soffice_path.as_deref(), &self.host).map_err(|tried| {
+                    RenderError::OfficeMissing { path: name.to_string(), tried, fix: self.host.platform.office_fix() }
+                })?;
+                let engine = self.pdfium()?;
+                let pdf = office::convert_to_pdf(name, bytes, &soffice, &self.office_profile, self.office_timeout)?;
+                self.pdf_pages(&engine, name, &pdf, opts, DocKind::Office)
+            }
+            DocKind::Image => self.image_page(name, bytes, opts),
+        }
+    }
+
+    fn pdf_pages(
+        &self,
+        engine: &PdfEngine,
+        name: &str,
+        bytes: &[u8],
+        opts: &RasterOptions,
+        kind: DocKind,
+    ) -> Result<Rasterized> {
+        let count = crate::pdf::page_count(engine, name, bytes)?;
+        let mut warnings = Vec::new();
+        let pages = match &opts.pages {
+            Pages::List(list) if list.len() > self.max_pages as usize => {
+                return Err(bad(format!(
+                    "{} pages requested, the limit is {} per call — hint: split the list into several calls",
+                    list.len(),
+                    self.max_pages
+                )));
+            }
+            Pages::List(list) => list.clone(),
+            Pages::All if count > self.max_pages => {
+                warnings.push(format!(
+                    "{name} has {count} pages; rendered pages 1–{} only (the per-call limit) — pass pages: [{}, …] for the rest",
+                    self.max_pages,
+                    self.max_pages + 1
+                ));
+                (1..=self.max_pages).collect()
+            }
+            Pages::All => (1..=count).collect(),
+        };
+        let format = opts.format.unwrap_or(ImageFormat::Png);
+        let req = PageRequest {
+            pages,
+            size: opts.size.unwrap_or(Size::Dpi(150.0)),
+            format,
+            quality: opts.quality,
+            max_pixels: self.limits.max_pixels,
+        };
+        let stem = stem(name);
+        let pages = engine
+            .rasterize(name, bytes, &req)?
+            .into_iter()
+            .map(|p| OutPage {
+                page: p.page,
+                file_name: format!("{stem}-p{}.{}", p.page, format.extension()),
+                width: p.width,
+                height: p.height,
+                bytes: p.bytes,
+            })
+            .collect();
+        Ok(Rasterized { kind, page_count: count, pages, warnings })
+    }
+
+    fn image_page(&self, name: &str, bytes: &[u8], opts: &RasterOptions) -> Result<Rasterized> {
+        let mut warnings = Vec::new();
+        if let Pages::List(list) = &opts.pages
+            && list.iter().any(|&p| p != 1)
+        {
+            return Err(RenderError::NoSuchPage {
+                path: name.to_string(),
+                page: list.iter().copied().find(|&p| p != 1).unwrap_or(2),
+                count: 1,
+            });
+        }
+        let source = ImageFormat::sniff(bytes).unwrap_or(ImageFormat::Png);
+        let format = opts.format.unwrap_or(source);
+        let info = images::describe(name, bytes)?;
+        if info.animated {
+            warnings.push(format!("{name} is animated ({} frames); only the first frame is shown", info.frames));
+        }
+        let width = match opts.size {
+            Some(Size::Width(w)) => Some(w),
+            Some(Size::Dpi(_)) => {
+                warnings.push("dpi does not apply to an image; pass width to resize it".into());
+                None
+            }
+            None => None,
+        };
+        let out = if width.is_none() && format == source && !info.animated {
+            OutPage { page: 1, file_name: String::new(), width: info.width, height: info.height, bytes: bytes.to_vec() }
+        } else {
+            let img = images::decode(name, bytes, &self.limits)?;
+            let img = match width {
+                Some(w) => ops::resize(name, &img, &ops::ResizeOptions { width: Some(w), ..Default::default() })?,
+                None => img,
+            };
+            let encoded = images::encode(name, &img, format, opts.quality)?;
+            OutPage { page: 1, file_name: String::new(), width: img.width(), height: img.height(), bytes: encoded }
+        };
+        let file_name = format!("{}.{}", stem(name), format.extension());
+        Ok(Rasterized { kind: DocKind::Image, page_count: 1, pages: vec![OutPage { file_name, ..out }], warnings })
+    }
+
+    /// Renders the host file `path` into the host directory `out_dir` (created if missing).
+    pub fn rasterize_file(&self, path: &Path, out_dir: &Path, opts: &RasterOptions) -> Result<RasterResult> {
+        let bytes = std::fs::read(path).map_err(|e| RenderError::io(path, e))?;
+        let r = self.rasterize_bytes(&path.to_string_lossy(), &bytes, opts)?;
+        std::fs::create_dir_all(out_dir).map_err(|e| RenderError::io(out_dir, e))?;
+        let mut pages = Vec::new();
+        for p in r.pages {
+            let target = out_dir.join(&p.file_name);
+            std::fs::write(&target, &p.bytes).map_err(|e| RenderError::io(&target, e))?;
+            pages.push(PageFile {
+                page: p.page,
+                path: target.to_string_lossy().into_owned(),
+                width: p.width,
+                height: p.height,
+            });
+        }
+        Ok(RasterResult { pages, page_count: r.page_count, warnings: r.warnings, kind: r.kind })
+    }
+}
+
+/// The file name without directories and extension.
+pub fn stem(name: &str) -> String {
+    let file = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    if stem.is_empty() { "page".into() } else { stem.to_string() }
+}
