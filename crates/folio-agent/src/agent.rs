@@ -54,6 +54,11 @@ pub trait Tools: Send + Sync {
     fn facts(&self) -> String {
         String::new()
     }
+    /// Events the tools produced since the last call (script progress, hand-offs, overlay
+    /// changes); the loop polls this while a call runs and after it.
+    fn drain_events(&self) -> Vec<AgentEvent> {
+        Vec::new()
+    }
 }
 
 /// How the loop behaves.
@@ -176,11 +181,21 @@ impl Agent {
                 }
                 let started = Instant::now();
                 // Biased: when the tool noticed the cancel too, the call still counts as aborted.
-                let outcome = tokio::select! {
-                    biased;
-                    _ = cancel.cancelled() => None,
-                    o = self.tools.call(&name, &input, cancel) => Some(o),
+                // While the call runs, what it reports (a script's console lines) is forwarded.
+                let outcome = {
+                    let call = self.tools.call(&name, &input, cancel);
+                    tokio::pin!(call);
+                    let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
+                    loop {
+                        tokio::select! {
+                            biased;
+                            _ = cancel.cancelled() => break None,
+                            o = &mut call => break Some(o),
+                            _ = tick.tick() => self.tools.drain_events().into_iter().for_each(&mut *on_event),
+                        }
+                    }
                 };
+                self.tools.drain_events().into_iter().for_each(&mut *on_event);
                 let duration_ms = started.elapsed().as_millis() as u64;
                 let (status, content, is_error, images) = match outcome {
                     Some(o) if o.ok => ("success", o.content, false, o.images),

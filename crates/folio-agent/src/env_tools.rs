@@ -1,24 +1,58 @@
 //! The working environment's verbs as the loop's [`Tools`].
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use folio_env::{Environment, Status};
+use folio_env::{CancelToken, Environment, OnProgress, ProgressLine, Status};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{BoxFuture, ToolOutcome, Tools};
+use crate::events::AgentEvent;
 use crate::message::ToolDef;
+
+/// Events the environment produces between the loop's polls.
+#[derive(Clone, Default)]
+pub struct HostEvents {
+    queue: Arc<Mutex<Vec<AgentEvent>>>,
+}
+
+impl HostEvents {
+    /// A progress callback for `EnvOptions::on_progress` that queues each console line.
+    pub fn progress_callback(&self) -> OnProgress {
+        let queue = self.queue.clone();
+        Arc::new(move |lines: &[ProgressLine]| {
+            let mut q = queue.lock().unwrap_or_else(|p| p.into_inner());
+            for line in lines {
+                q.push(AgentEvent::ScriptProgress {
+                    run_id: line.run_id.clone(),
+                    script: line.script.clone(),
+                    stream: format!("{:?}", line.stream).to_lowercase(),
+                    text: line.text.clone(),
+                });
+            }
+        })
+    }
+
+    fn push(&self, event: AgentEvent) {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner()).push(event);
+    }
+
+    fn drain(&self) -> Vec<AgentEvent> {
+        std::mem::take(&mut *self.queue.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
 
 /// Adapts an [`Environment`] to the loop.
 #[derive(Clone)]
 pub struct EnvTools {
     env: Arc<Environment>,
+    events: HostEvents,
 }
 
 impl EnvTools {
-    /// Wraps `env`.
-    pub fn new(env: Arc<Environment>) -> EnvTools {
-        EnvTools { env }
+    /// Wraps `env`; `events` is the queue whose progress callback the environment was opened with.
+    pub fn new(env: Arc<Environment>, events: HostEvents) -> EnvTools {
+        EnvTools { env, events }
     }
 
     /// The environment.
@@ -38,17 +72,47 @@ impl Tools for EnvTools {
 
     /// Verbs are synchronous; each runs on the blocking pool so a long one never stalls the stream
     /// of another conversation. The model gets the full story: the message, then the data.
+    /// Verbs are synchronous; each runs on the blocking pool so a long one never stalls the stream
+    /// of another conversation. The loop's cancel reaches a running script through its own token,
+    /// even after the loop has stopped waiting for the call. The model gets the full story: the
+    /// message, then the data.
     fn call<'a>(
         &'a self,
         name: &'a str,
         input: &'a Value,
-        _cancel: &'a CancellationToken,
+        cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, ToolOutcome> {
         let env = self.env.clone();
-        let name = name.to_owned();
+        let verb = name.to_owned();
         let input = input.clone();
+        let token = CancelToken::new();
+        let watcher = {
+            let (cancel, token) = (cancel.clone(), token.clone());
+            tokio::spawn(async move {
+                cancel.cancelled().await;
+                token.cancel();
+            })
+        };
         Box::pin(async move {
-            let joined = tokio::task::spawn_blocking(move || env.call(&name, input)).await;
+            let mutating = self.env.tools().iter().any(|t| t.name == verb && t.mutates);
+            let name = verb.clone();
+            let joined = tokio::task::spawn_blocking(move || env.call_with_cancel(&name, input, &token)).await;
+            watcher.abort();
+            for p in self.env.take_presented() {
+                self.events.push(AgentEvent::Presented {
+                    path: p.path.to_string(),
+                    name: p.name.clone(),
+                    media_type: p.media_type.clone(),
+                    size: p.size,
+                    caption: p.caption.clone(),
+                });
+            }
+            if mutating
+                && let Some(overlay) = self.env.overlay()
+                && let Ok(pending) = overlay.pending()
+            {
+                self.events.push(AgentEvent::OverlayChanged { pending: pending.len() });
+            }
             match joined {
                 Ok(result) => {
                     let mut content = result.message;
@@ -72,6 +136,10 @@ impl Tools for EnvTools {
                 ),
             }
         })
+    }
+
+    fn drain_events(&self) -> Vec<AgentEvent> {
+        self.events.drain()
     }
 
     fn facts(&self) -> String {

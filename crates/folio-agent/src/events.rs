@@ -57,6 +57,35 @@ pub enum AgentEvent {
         /// Wall time of the call.
         duration_ms: u64,
     },
+    /// Console output of a running script, as it is printed.
+    ScriptProgress {
+        /// The run.
+        run_id: String,
+        /// The script's path.
+        script: String,
+        /// `stdout` or `stderr`.
+        stream: String,
+        /// The line.
+        text: String,
+    },
+    /// The agent handed a finished file over.
+    Presented {
+        /// VFS path (under `/out`).
+        path: String,
+        /// File name.
+        name: String,
+        /// Media type, which decides the preview.
+        media_type: String,
+        /// Bytes.
+        size: u64,
+        /// The agent's caption.
+        caption: String,
+    },
+    /// The pending changes of the folder changed.
+    OverlayChanged {
+        /// How many changes are pending now.
+        pending: usize,
+    },
     /// The provider is being retried.
     Retrying {
         /// The attempt about to be made.

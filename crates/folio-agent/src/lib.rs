@@ -30,7 +30,7 @@ mod wire;
 
 pub use agent::{Agent, AgentConfig, BoxFuture, Conversation, ToolOutcome, Tools};
 pub use client::{ModelClient, Pricing, Provider};
-pub use env_tools::EnvTools;
+pub use env_tools::{EnvTools, HostEvents};
 pub use error::AgentError;
 pub use events::{AgentEvent, FinishReason};
 pub use message::{Image, Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow};
-use folio_agent::{Agent, AgentConfig, AgentEvent, Conversation, EnvTools, FinishReason, Message, ModelClient, Usage};
+use folio_agent::{
+    Agent, AgentConfig, AgentEvent, Conversation, EnvTools, FinishReason, HostEvents, Message, ModelClient, Usage,
+};
 use folio_env::{EnvOptions, Environment, KeepPresented};
 use folio_store::{Presented, Secrets, Store};
 use serde_json::{Value, json};
@@ -55,12 +57,14 @@ pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
     let provider = preset
         .provider(args.model.as_deref(), args.base_url.as_deref(), key.map(|(k, _)| k))
         .map_err(|e| anyhow!(e))?;
+    let host_events = HostEvents::default();
     let env = Arc::new(Environment::open_folder(
         &args.folder,
         EnvOptions {
             state_root: Some(state_root),
             read_only_paths: args.read_only.clone(),
             presenter: Some(Arc::new(KeepPresented)),
+            on_progress: Some(host_events.progress_callback()),
             ..EnvOptions::default()
         },
     )?);
@@ -88,7 +92,7 @@ pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
         (None, None) => return Err(anyhow!("nothing to ask — hint: folio ask FOLDER \"what to do\"")),
     };
 
-    let tools = Arc::new(EnvTools::new(env.clone()));
+    let tools = Arc::new(EnvTools::new(env.clone(), host_events));
     let system = folio_agent::system_prompt(&folio_env::preamble(&env));
     let agent = Agent::new(
         ModelClient::new(provider)?,
@@ -117,12 +121,6 @@ pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
         let mut on_event = |event: AgentEvent| {
             let value = serde_json::to_value(&event).unwrap_or(Value::Null);
             let _ = store.append_event(&id, &value);
-            let mut presented = Vec::new();
-            if let AgentEvent::ToolCallFinished { name, .. } = &event
-                && name == "present"
-            {
-                presented = env.take_presented();
-            }
             if json_mode {
                 let _ = writeln!(out, "{value}");
             } else {
@@ -145,6 +143,10 @@ pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
                         let _ = writeln!(out, "\n\nStopped at the turn limit ({turns} model calls). Continue with: folio ask {} --conversation {id}", args.folder.display());
                     }
                     AgentEvent::Error { message } => eprintln!("folio: {message}"),
+                    AgentEvent::ScriptProgress { text, .. } => eprintln!("    | {text}"),
+                    AgentEvent::Presented { path, caption, .. } => {
+                        let _ = writeln!(out, "  >> presented {path} — {caption}");
+                    }
                     _ => {}
                 }
             }
@@ -158,15 +160,15 @@ pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
                     priced = true;
                 }
             }
-            for p in presented {
-                let item = Presented { path: p.path.to_string(), name: p.name.clone(), media_type: p.media_type.clone(), size: p.size, caption: p.caption.clone() };
+            if let AgentEvent::Presented { path, name, media_type, size, caption } = &event {
+                let item = Presented {
+                    path: path.clone(),
+                    name: name.clone(),
+                    media_type: media_type.clone(),
+                    size: *size,
+                    caption: caption.clone(),
+                };
                 let _ = store.record_presented(&id, &item);
-                let line = json!({"type": "presented", "path": item.path, "name": item.name, "media_type": item.media_type, "size": item.size, "caption": item.caption});
-                if json_mode {
-                    let _ = writeln!(out, "{line}");
-                } else {
-                    let _ = writeln!(out, "  >> presented {} — {}", item.path, item.caption);
-                }
             }
         };
         agent.run(&mut conversation, input, &cancel, &mut on_event).await

@@ -21,16 +21,6 @@ fn parse_paths(raw: &[String]) -> Result<Vec<VPath>> {
     raw.iter().map(|p| Ok(VPath::parse(p)?)).collect()
 }
 
-fn human_bytes(n: u64) -> String {
-    if n < 1024 {
-        format!("{n}B")
-    } else if n < 1024 * 1024 {
-        format!("{:.1}KB", n as f64 / 1024.0)
-    } else {
-        format!("{:.1}MB", n as f64 / (1024.0 * 1024.0))
-    }
-}
-
 fn describe(change: &Change) -> String {
     let (mark, extra) = match &change.kind {
         ChangeKind::Added => ("A", String::new()),
@@ -40,8 +30,8 @@ fn describe(change: &Change) -> String {
     };
     let name = if change.is_dir { format!("{}/", change.path) } else { change.path.to_string() };
     let size = match (change.size, change.base_size) {
-        (Some(new), Some(old)) => format!("  {} (was {})", human_bytes(new), human_bytes(old)),
-        (Some(new), None) => format!("  {}", human_bytes(new)),
+        (Some(new), Some(old)) => format!("  {} (was {})", folio_env::fmt_bytes(new), folio_env::fmt_bytes(old)),
+        (Some(new), None) => format!("  {}", folio_env::fmt_bytes(new)),
         _ => String::new(),
     };
     format!("  {mark}  {name}{extra}{size}")

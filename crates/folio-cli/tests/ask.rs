@@ -187,3 +187,139 @@ async fn the_human_output_streams_text_and_tool_rows_over_anthropic() {
     assert!(text.contains("about $"), "known prices show a cost: {text}");
     assert_eq!(server.requests()[0].header("x-api-key"), Some("sk-ant-test"));
 }
+
+/// The model writes a script with a bug, runs it, reads the error, fixes it, runs it again (the
+/// script writes /out/summary.csv through env:fs), presents the file, and answers — all through
+/// the real environment and QuickJS.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_script_is_written_run_fixed_and_its_output_presented() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    std::fs::create_dir_all(folder.join("inbox")).unwrap();
+    std::fs::write(folder.join("inbox/sales.csv"), "region,amount\nnorth,10\nsouth,20\n").unwrap();
+    let buggy = "/** Totals the sales. */\nimport { readText, writeFile } from 'env:fs';\nexport default async function main() {\n  const rows = (await readText('/inbox/sales.csv')).trim().split('\\n').slice(1);\n  console.log('rows', rows.length);\n  return totl;\n}\n";
+    let fixed = "/** Totals the sales. */\nimport { readText, writeFile } from 'env:fs';\nexport default async function main() {\n  const rows = (await readText('/inbox/sales.csv')).trim().split('\\n').slice(1);\n  const total = rows.reduce((s, r) => s + Number(r.split(',')[1]), 0);\n  await writeFile('/out/summary.csv', `total\\n${total}\\n`);\n  return { total };\n}\n";
+    let server = FakeServer::start(vec![
+        Reply::sse(anthropic("", &[("t1", "write_file", json!({"path": "/scripts/total.js", "content": buggy}))], 100)),
+        Reply::sse(anthropic("", &[("t2", "run_script", json!({"path": "/scripts/total.js"}))], 200)),
+        Reply::sse(anthropic(
+            "A typo.",
+            &[("t3", "write_file", json!({"path": "/scripts/total.js", "content": fixed}))],
+            300,
+        )),
+        Reply::sse(anthropic("", &[("t4", "run_script", json!({"path": "/scripts/total.js"}))], 400)),
+        Reply::sse(anthropic(
+            "",
+            &[("t5", "present", json!({"path": "/out/summary.csv", "caption": "Total sales: 30"}))],
+            500,
+        )),
+        Reply::sse(anthropic("The total is 30.", &[], 600)),
+    ])
+    .await;
+    let out = folio(
+        vec![
+            "--state-dir".into(),
+            tmp.path().join("state").display().to_string(),
+            "ask".into(),
+            folder.display().to_string(),
+            "Total the sales into /out/summary.csv".into(),
+            "--base-url".into(),
+            server.base.clone(),
+            "--json".into(),
+        ],
+        vec![("ANTHROPIC_API_KEY", "sk-ant-test".into())],
+    )
+    .await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let events = lines(&out);
+    let runs: Vec<&Value> =
+        events.iter().filter(|e| e["type"] == "tool_call_finished" && e["name"] == "run_script").collect();
+    assert_eq!(runs[0]["status"], "error", "{}", runs[0]);
+    assert!(runs[0]["output"].as_str().unwrap().contains("totl is not defined"), "{}", runs[0]);
+    assert!(
+        runs[0]["output"].as_str().unwrap().contains("/scripts/total.js:6"),
+        "the error names file:line: {}",
+        runs[0]
+    );
+    assert_eq!(runs[1]["status"], "success", "{}", runs[1]);
+    assert!(runs[1]["output"].as_str().unwrap().contains("30"), "{}", runs[1]);
+    assert!(
+        events.iter().any(|e| e["type"] == "script_progress" && e["text"] == "rows 2"),
+        "console lines stream as progress"
+    );
+    assert!(events.iter().any(|e| e["type"] == "overlay_changed"), "the app hears about pending changes");
+    let presented = events.iter().find(|e| e["type"] == "presented").unwrap();
+    assert_eq!(presented["path"], "/out/summary.csv");
+    // The model saw the failure's full story.
+    assert!(server.requests()[2].body.to_string().contains("totl is not defined"));
+    let status = Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args(["--state-dir", tmp.path().join("state").to_str().unwrap(), "status", folder.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    let status = String::from_utf8_lossy(&status.stdout);
+    assert!(status.contains("/out/summary.csv") && status.contains("/scripts/total.js"), "{status}");
+}
+
+/// Ctrl-C while a script spins: the run stops, the process exits 130 promptly, and the stored
+/// conversation ends with the aborted call, ready to continue.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+// The child is waited for once the script starts; if it never starts, the test fails anyway.
+#[allow(clippy::zombie_processes)]
+async fn ctrl_c_stops_a_running_script() {
+    use std::io::{BufRead, BufReader};
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    let spin = "/** Spins. */\nexport default async function main() {\n  for (;;) {}\n}\n";
+    let server = FakeServer::start(vec![
+        Reply::sse(anthropic("", &[("t1", "write_file", json!({"path": "/scripts/spin.js", "content": spin}))], 100)),
+        Reply::sse(anthropic("", &[("t2", "run_script", json!({"path": "/scripts/spin.js"}))], 200)),
+    ])
+    .await;
+    let state = tmp.path().join("state");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args([
+            "--state-dir",
+            state.to_str().unwrap(),
+            "ask",
+            folder.to_str().unwrap(),
+            "spin",
+            "--base-url",
+            &server.base,
+            "--json",
+        ])
+        .env("ANTHROPIC_API_KEY", "sk-ant-test")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id().to_string();
+    let stdout = child.stdout.take().unwrap();
+    let result = tokio::task::spawn_blocking(move || {
+        let mut id = String::new();
+        for line in BufReader::new(stdout).lines() {
+            let line = line.unwrap();
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if v["type"] == "conversation" {
+                id = v["id"].as_str().unwrap().to_owned();
+            }
+            if v["type"] == "tool_call_started" && v["name"] == "run_script" {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                let sent = std::time::Instant::now();
+                Command::new("kill").args(["-INT", &pid]).status().unwrap();
+                let status = child.wait().unwrap();
+                return (status, sent.elapsed(), id);
+            }
+        }
+        panic!("the run never started the script");
+    })
+    .await
+    .unwrap();
+    let (status, waited, id) = result;
+    assert_eq!(status.code(), Some(130), "a stopped run exits 130");
+    assert!(waited < std::time::Duration::from_secs(2), "stopping took {waited:?}");
+    let store = folio_store::Store::open(&state.join("folio.sqlite")).unwrap();
+    let messages = store.messages(&id).unwrap();
+    let last = messages.last().unwrap().to_string();
+    assert!(last.contains("tool_result") && last.contains("Stopped by the person"), "{last}");
+}
