@@ -3,13 +3,13 @@
 //! [`capabilities`] to decide up front which modules to offer, so a capability that cannot work
 //! is refused before an agent relies on it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::office::find_soffice;
 use crate::rasterize::Renderer;
 
 /// One capability and its state on this host.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Capability {
     /// `pdfium` or `libreoffice`.
     pub name: String,

@@ -72,7 +72,7 @@ pub enum RenderError {
     },
     /// LibreOffice ran but produced no PDF (a missing import filter, a corrupt document, a
     /// timeout). Retrying once can help after a timeout on a busy machine; otherwise not.
-    #[error("LibreOffice could not convert {path} to PDF: {detail} — hint: {fix}")]
+    #[error("{path}: LibreOffice could not convert it to PDF: {detail} — hint: {fix}")]
     OfficeFailed {
         /// The document.
         path: String,
@@ -80,6 +80,17 @@ pub enum RenderError {
         detail: String,
         /// What to do.
         fix: String,
+    },
+    /// An Office file's ZIP container is unreadable (cut short, corrupt). Found before
+    /// LibreOffice runs; retrying the same bytes fails the same way.
+    #[error(
+        "{path} is damaged: {detail} — hint: re-save it from its Office application; a file cut short in transfer cannot be read"
+    )]
+    DamagedOffice {
+        /// The document.
+        path: String,
+        /// What is wrong with the container.
+        detail: String,
     },
     /// An image is larger than the decode limit (a pixel bomb, or simply huge). Refused from the
     /// header, before any pixel is decoded. The caller raises the limit or shrinks the input.

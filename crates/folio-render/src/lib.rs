@@ -50,6 +50,11 @@ pub mod pdf;
 pub mod rasterize;
 mod zipdir;
 
+#[cfg(feature = "adapters")]
+pub mod handler;
+#[cfg(feature = "adapters")]
+pub mod modules;
+
 pub use discovery::{HostPaths, Platform};
 pub use doctor::{Capability, capabilities};
 pub use error::{RenderError, Result};

@@ -65,7 +65,7 @@ pub fn convert_to_pdf(name: &str, bytes: &[u8], soffice: &Path, profile: &Path, 
             _ => {
                 let stderr = std::fs::read_to_string(work.join("stderr.txt")).unwrap_or_default();
                 let fix = if stderr.contains("source file could not be loaded") {
-                    "the import filter for this format is missing: install the matching LibreOffice component (libreoffice-writer-nogui for .docx/.odt, -calc-nogui for .xlsx/.ods, -impress-nogui for .pptx/.odp)"
+                    "LibreOffice could not load it: either the file is damaged, or the import filter for its format is missing (install libreoffice-writer-nogui for .docx/.odt, -calc-nogui for .xlsx/.ods, -impress-nogui for .pptx/.odp)"
                 } else {
                     "open the file in an Office application to check it is not damaged; if it opens, install the full LibreOffice component for its format"
                 };

@@ -266,6 +266,11 @@ impl Renderer {
                 let soffice = office::find_soffice(self.soffice_path.as_deref(), &self.host).map_err(|tried| {
                     RenderError::OfficeMissing { path: name.to_string(), tried, fix: self.host.platform.office_fix() }
                 })?;
+                if bytes.starts_with(b"PK\x03\x04")
+                    && let Err(detail) = crate::zipdir::entries(bytes)
+                {
+                    return Err(RenderError::DamagedOffice { path: name.to_string(), detail });
+                }
                 let engine = self.pdfium()?;
                 let pdf = office::convert_to_pdf(name, bytes, &soffice, &self.office_profile, self.office_timeout)?;
                 self.pdf_pages(&engine, name, &pdf, opts, DocKind::Office)

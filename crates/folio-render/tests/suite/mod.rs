@@ -4,6 +4,10 @@
 pub mod pdfgen;
 
 mod discovery;
+mod doctor;
+mod images;
+mod modules;
+mod office;
 mod pdf;
 
 use folio_render::{HostPaths, Renderer};

@@ -1,0 +1,79 @@
+//! `describe` handlers for folio-env's registry: [`RenderHandler`] claims PDFs (by `%PDF`) and
+//! Office files (by extension) for `env:render`; [`ImagesHandler`] claims PNG, JPEG, GIF and WebP
+//! (by magic, then extension) for `env:images`. Both delegate to [`crate::describe`].
+
+use std::sync::Arc;
+
+use folio_env::{FileHandler, Magic};
+use folio_vfs::VPath;
+
+use crate::rasterize::Renderer;
+
+fn ext(list: &[&str]) -> Vec<String> {
+    list.iter().map(|e| format!(".{e}")).collect()
+}
+
+/// PDFs and Office documents, summarised for `describe` and marked "open with env:render".
+pub struct RenderHandler {
+    renderer: Arc<Renderer>,
+}
+
+impl RenderHandler {
+    /// A handler describing with `renderer` (PDFium is loaded on first use).
+    pub fn new(renderer: Arc<Renderer>) -> RenderHandler {
+        RenderHandler { renderer }
+    }
+}
+
+impl FileHandler for RenderHandler {
+    fn module(&self) -> &str {
+        "render"
+    }
+    fn description(&self) -> &str {
+        "PDF and Office documents: page count, page size, metadata, text sample; rasterize pages to look at them"
+    }
+    fn extensions(&self) -> Vec<String> {
+        ext(&["pdf", "docx", "xlsx", "pptx", "odt", "ods", "odp"])
+    }
+    fn magic(&self) -> Vec<Magic> {
+        vec![Magic { offset: 0, bytes: b"%PDF-".to_vec() }]
+    }
+    fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
+        crate::describe::describe(&self.renderer, path.as_str(), bytes).map_err(|e| e.to_string())
+    }
+}
+
+/// Raster images, summarised from their headers and marked "open with env:images".
+pub struct ImagesHandler {
+    renderer: Arc<Renderer>,
+}
+
+impl ImagesHandler {
+    /// A handler describing images (the renderer is only used for its limits).
+    pub fn new(renderer: Arc<Renderer>) -> ImagesHandler {
+        ImagesHandler { renderer }
+    }
+}
+
+impl FileHandler for ImagesHandler {
+    fn module(&self) -> &str {
+        "images"
+    }
+    fn description(&self) -> &str {
+        "PNG, JPEG, GIF and WebP images: size, EXIF orientation, animation; resize, crop, rotate, convert"
+    }
+    fn extensions(&self) -> Vec<String> {
+        ext(&["png", "jpg", "jpeg", "gif", "webp"])
+    }
+    fn magic(&self) -> Vec<Magic> {
+        vec![
+            Magic { offset: 0, bytes: b"\x89PNG\r\n\x1a\n".to_vec() },
+            Magic { offset: 0, bytes: vec![0xFF, 0xD8, 0xFF] },
+            Magic { offset: 0, bytes: b"GIF8".to_vec() },
+            Magic { offset: 8, bytes: b"WEBP".to_vec() },
+        ]
+    }
+    fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
+        crate::describe::describe(&self.renderer, path.as_str(), bytes).map_err(|e| e.to_string())
+    }
+}
