@@ -42,6 +42,8 @@ pub struct EnvOptions {
     pub presenter: Option<Arc<dyn Presenter>>,
     /// Wires `ask_user` into the tool set.
     pub asker: Option<Arc<dyn Asker>>,
+    /// Wires `view_image` into the tool set.
+    pub vision: Option<Arc<dyn crate::host::Vision>>,
     /// Telemetry: called once per verb call. A panic inside it is contained.
     pub on_verb: Option<OnVerb>,
 }

@@ -95,6 +95,41 @@ pub trait FileHandler: Send + Sync {
     fn magic(&self) -> Vec<Magic>;
     /// A structured summary of the file; `Err` is reported beside a generic summary.
     fn describe(&self, path: &VPath, bytes: &[u8]) -> std::result::Result<serde_json::Value, String>;
+    /// Renders one page (1-based) of the file to PNG for `view_image`; `None` when this module
+    /// does not render.
+    fn render_page(
+        &self,
+        _path: &VPath,
+        _bytes: &[u8],
+        _page: u32,
+    ) -> Option<std::result::Result<RenderedPage, String>> {
+        None
+    }
+}
+
+/// One page a [`FileHandler`] rendered.
+#[derive(Debug, Clone)]
+pub struct RenderedPage {
+    /// The page as PNG.
+    pub png: Vec<u8>,
+    /// How many pages the document has.
+    pub page_count: u32,
+}
+
+/// What the vision seam does with an image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sight {
+    /// A separate vision model looked and answered in words.
+    Answer(String),
+    /// The main model can see: the image goes back with the verb's result.
+    Attach,
+}
+
+/// Lets the agent see images. Wiring it adds `view_image` to the tool set; without it the verb is
+/// absent, never shown and failing.
+pub trait Vision: Send + Sync {
+    /// Looks at `image` (`media_type`) with the agent's question.
+    fn look(&self, image: &[u8], media_type: &str, prompt: &str) -> std::result::Result<Sight, String>;
 }
 
 /// One verb call, as telemetry sees it.

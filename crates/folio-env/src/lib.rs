@@ -82,7 +82,10 @@ pub use error::{EnvError, Result};
 pub use folio_script::{CancelToken, Engine, OnProgress, ProgressLine, Stream};
 pub use format::{fmt_bytes, iso};
 pub use gateway::{AcceptScripts, Counters, Gateway, Limits, ScriptCheck, ScriptValidator, Stepped, Written};
-pub use host::{Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, VerbEvent};
+pub use host::{
+    Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, RenderedPage, Sight, VerbEvent,
+    Vision,
+};
 pub use jsonl::run_jsonl;
 pub use media::media_type;
 pub use mounts::{ENV_ZONES, MountTree};

@@ -186,6 +186,14 @@ impl Environment {
                 mutates: false,
             },
         ]);
+        if self.opts.vision.is_some() {
+            out.push(ToolDef {
+                name: "view_image",
+                description: verbs::view::VIEW_DOC,
+                schema: schema::<verbs::view::ViewArgs>(),
+                mutates: false,
+            });
+        }
         if self.opts.presenter.is_some() {
             out.push(ToolDef {
                 name: "present",
@@ -222,6 +230,7 @@ impl Environment {
             "checkpoint" => verbs::checkpoint::checkpoint(self, parse(name, args)?),
             "diff" => verbs::diff::diff(self, parse(name, args)?),
             "run_script" | "run_tests" if self.scripts.is_some() => verbs::run::run(self, name, args, cancel),
+            "view_image" if self.opts.vision.is_some() => verbs::view::view_image(self, parse(name, args)?),
             "present" if self.opts.presenter.is_some() => verbs::host::present(self, parse(name, args)?),
             "ask_user" if self.opts.asker.is_some() => verbs::host::ask_user(self, parse(name, args)?),
             other => {

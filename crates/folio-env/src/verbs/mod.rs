@@ -12,6 +12,7 @@ pub mod ls;
 pub mod read;
 pub mod remove;
 pub mod run;
+pub mod view;
 pub mod write;
 
 /// A verb's successful answer.

@@ -10,6 +10,7 @@ mod pipeline;
 mod runs;
 mod size;
 mod verbs;
+mod view;
 
 use std::sync::Arc;
 
