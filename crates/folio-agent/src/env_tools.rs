@@ -114,6 +114,28 @@ impl Tools for EnvTools {
                 self.events.push(AgentEvent::OverlayChanged { pending: pending.len() });
             }
             match joined {
+                Ok(result) if result.data.get("attach").is_some() => {
+                    // view_image for a main model that can see: the image travels with the result.
+                    let attach = &result.data["attach"];
+                    let image = attach["path"]
+                        .as_str()
+                        .and_then(|p| folio_vfs::VPath::parse(p).ok())
+                        .and_then(|p| folio_vfs::Tree::read(self.env.tree(), &p).ok());
+                    match image {
+                        Some(bytes) => ToolOutcome {
+                            ok: true,
+                            content: result.message,
+                            images: vec![crate::message::Image {
+                                media_type: attach["media_type"].as_str().unwrap_or("image/png").to_owned(),
+                                data: crate::vision::encode(&bytes),
+                            }],
+                        },
+                        None => ToolOutcome::text(
+                            false,
+                            format!("{}\n(the image could not be read back to attach it)", result.message),
+                        ),
+                    }
+                }
                 Ok(result) => {
                     let mut content = result.message;
                     if !result.data.is_null() {

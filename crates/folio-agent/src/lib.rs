@@ -36,6 +36,6 @@ pub use events::{AgentEvent, FinishReason};
 pub use message::{Image, Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};
 pub use prompt::{DESK_PROMPT, system_prompt};
 pub use providers::{PRESETS, Preset, preset};
-pub use vision::VisionClient;
+pub use vision::{VisionClient, VisionSeam, vision_module};
 pub use wire::openai::TokenParam;
 pub use wire::{ModelTurn, StreamEvent, TurnBuilder, WireFormat, heal};

@@ -87,7 +87,7 @@ pub use host::{
     Vision,
 };
 pub use jsonl::run_jsonl;
-pub use media::media_type;
+pub use media::{media_type, sniff};
 pub use mounts::{ENV_ZONES, MountTree};
 pub use runlog::RunRecord;
 pub use scripts::{EngineValidator, RunReport};

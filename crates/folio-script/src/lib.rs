@@ -89,5 +89,7 @@ pub use console::{OnProgress, ProgressLine, Stream, TRUNCATED};
 pub use contract::{ScriptKind, Validation, dts_path};
 pub use error::ScriptError;
 pub use library::{LibraryError, zip_module};
-pub use registry::{CallContext, HostFn, HostValue, ModuleRegistry, NativeFunction, NativeModule, RegistryError};
+pub use registry::{
+    CallContext, HostFn, HostFuture, HostValue, ModuleRegistry, NativeFunction, NativeModule, RegistryError,
+};
 pub use run::{Engine, RunOptions, RunResult, RunValue};

@@ -76,3 +76,107 @@ fn tool_results_carry_images_in_each_format() {
     assert_eq!(msgs[4]["role"], "user", "the image follows the tool message as the user's");
     assert_eq!(msgs[4]["content"][1]["image_url"]["url"], "data:image/png;base64,iVBORw0KGgo=");
 }
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDRfake";
+
+fn env_with(options: folio_env::EnvOptions) -> std::sync::Arc<folio_env::Environment> {
+    let env = folio_env::Environment::new(std::sync::Arc::new(folio_vfs::MemTree::new()), None, options).unwrap();
+    folio_vfs::Tree::write(env.tree(), &folio_vfs::VPath::parse("/out/chart.png").unwrap(), PNG).unwrap();
+    std::sync::Arc::new(env)
+}
+
+async fn run_agent(env: std::sync::Arc<folio_env::Environment>, server: &FakeServer) -> folio_agent::Conversation {
+    let tools = std::sync::Arc::new(folio_agent::EnvTools::new(env, folio_agent::HostEvents::default()));
+    let agent = folio_agent::Agent::new(
+        folio_agent::ModelClient::new(Provider::new(WireFormat::Anthropic, server.base.clone(), "main")).unwrap(),
+        tools,
+        folio_agent::AgentConfig::default(),
+    );
+    let mut conversation = folio_agent::Conversation::default();
+    agent
+        .run(&mut conversation, Some(Message::user("check the chart")), &CancellationToken::new(), &mut |_| {})
+        .await
+        .unwrap();
+    conversation
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn view_image_sends_the_image_to_a_main_model_that_can_see() {
+    let env = env_with(folio_env::EnvOptions {
+        vision: Some(std::sync::Arc::new(folio_agent::VisionSeam::MainModel)),
+        ..Default::default()
+    });
+    let server = FakeServer::start(vec![
+        Reply::sse(anthropic(
+            "",
+            &[("v1", "view_image", json!({"path": "/out/chart.png", "prompt": "Is the bar for north taller?"}))],
+            10,
+        )),
+        Reply::sse(anthropic("Yes.", &[], 10)),
+    ])
+    .await;
+    run_agent(env, &server).await;
+    let sent = &server.requests()[1].body;
+    let result = sent["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find_map(|m| m["content"].as_array().and_then(|c| c.iter().find(|b| b["type"] == "tool_result")).cloned());
+    let result = result.unwrap();
+    use base64::Engine as _;
+    let expected = base64::engine::general_purpose::STANDARD.encode(PNG);
+    assert_eq!(result["content"][1]["type"], "image", "{result}");
+    assert_eq!(result["content"][1]["source"]["data"], expected);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn view_image_asks_a_separate_vision_model_in_words() {
+    let eyes = FakeServer::start(vec![Reply::sse(openai("North is taller: 10 vs 7.", &[], 10))]).await;
+    let vision = VisionClient::new(Provider::new(WireFormat::OpenAi, format!("{}/v1", eyes.base), "vision")).unwrap();
+    let env = env_with(folio_env::EnvOptions {
+        vision: Some(std::sync::Arc::new(folio_agent::VisionSeam::Model {
+            client: vision,
+            runtime: tokio::runtime::Handle::current(),
+        })),
+        ..Default::default()
+    });
+    let server = FakeServer::start(vec![
+        Reply::sse(anthropic(
+            "",
+            &[("v1", "view_image", json!({"path": "/out/chart.png", "prompt": "Is the bar for north taller?"}))],
+            10,
+        )),
+        Reply::sse(anthropic("Yes.", &[], 10)),
+    ])
+    .await;
+    run_agent(env, &server).await;
+    assert!(eyes.requests()[0].body.to_string().contains("Is the bar for north taller?"));
+    let sent = server.requests()[1].body.to_string();
+    assert!(sent.contains("North is taller: 10 vs 7."), "the answer went back as text: {sent}");
+    assert!(!sent.contains("\"type\":\"image\""), "no image for a main model that cannot see");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scripts_loop_over_images_with_env_vision() {
+    let eyes = FakeServer::start(vec![Reply::sse(openai("no", &[], 10)), Reply::sse(openai("yes", &[], 10))]).await;
+    let vision = VisionClient::new(Provider::new(WireFormat::OpenAi, format!("{}/v1", eyes.base), "vision")).unwrap();
+    let mut registry = folio_script::ModuleRegistry::with_builtins();
+    registry.register_native(folio_agent::vision_module(vision, tokio::runtime::Handle::current())).unwrap();
+    let engine = std::sync::Arc::new(folio_script::Engine::new(registry, folio_script::ScriptLimits::default()));
+    let env = env_with(folio_env::EnvOptions { engine: Some(engine), ..Default::default() });
+    folio_vfs::Tree::write(env.tree(), &folio_vfs::VPath::parse("/tmp/page-2.png").unwrap(), PNG).unwrap();
+    let script = "/** Finds clipped pages. */\nimport { look } from 'env:vision';\nexport default async function main() {\n  const bad = [];\n  for (const [n, path] of [[1, '/out/chart.png'], [2, '/tmp/page-2.png']]) {\n    const answer = await look({ path, prompt: 'Is any text cut off?' });\n    if (/yes/i.test(answer)) bad.push(n);\n  }\n  return bad;\n}\n";
+    let env2 = env.clone();
+    let result = tokio::task::spawn_blocking(move || {
+        let w = env2.call("write_file", json!({"path": "/scripts/clipped.js", "content": script}));
+        assert_eq!(w.status, folio_env::Status::Success, "{}", w.message);
+        env2.call("run_script", json!({"path": "/scripts/clipped.js"}))
+    })
+    .await
+    .unwrap();
+    assert_eq!(result.status, folio_env::Status::Success, "{}", result.message);
+    let value: serde_json::Value = serde_json::from_str(result.message.split("result:\n").nth(1).unwrap()).unwrap();
+    assert_eq!(value, json!([2]), "{}", result.message);
+    assert_eq!(eyes.requests().len(), 2, "two looks, two answers, one line back");
+}
