@@ -24,7 +24,30 @@ pub(crate) struct AskArgs {
     pub(crate) conversation: Option<String>,
     pub(crate) max_turns: u32,
     pub(crate) read_only: Vec<String>,
+    pub(crate) vision: Option<String>,
     pub(crate) json: bool,
+}
+
+/// Resolves `--vision`: the seam for `view_image`, and the client behind `env:vision`.
+fn vision(
+    mode: Option<&str>,
+    main: &folio_agent::Provider,
+    runtime: &tokio::runtime::Handle,
+) -> Result<Option<(folio_agent::VisionSeam, folio_agent::VisionClient)>> {
+    let Some(mode) = mode else { return Ok(None) };
+    if mode == "main" {
+        let client = folio_agent::VisionClient::new(main.clone())?;
+        return Ok(Some((folio_agent::VisionSeam::MainModel, client)));
+    }
+    let (name, model) = mode.split_once(':').ok_or_else(|| {
+        anyhow!("--vision takes `main` or PROVIDER:MODEL, got `{mode}` — hint: e.g. --vision openai:gpt-4.1-mini")
+    })?;
+    let preset = folio_agent::preset(name)
+        .ok_or_else(|| anyhow!("no provider named `{name}` for --vision — hint: use one of the --provider names"))?;
+    let (key, _) = Secrets::default().get(preset.name, preset.key_env);
+    let provider = preset.provider(Some(model), None, key.map(|(k, _)| k)).map_err(|e| anyhow!(e))?;
+    let client = folio_agent::VisionClient::new(provider)?;
+    Ok(Some((folio_agent::VisionSeam::Model { client: client.clone(), runtime: runtime.clone() }, client)))
 }
 
 fn first_line(text: &str) -> String {
@@ -57,17 +80,27 @@ pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
     let provider = preset
         .provider(args.model.as_deref(), args.base_url.as_deref(), key.map(|(k, _)| k))
         .map_err(|e| anyhow!(e))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let host_events = HostEvents::default();
-    let env = Arc::new(Environment::open_folder(
-        &args.folder,
-        EnvOptions {
-            state_root: Some(state_root),
-            read_only_paths: args.read_only.clone(),
-            presenter: Some(Arc::new(KeepPresented)),
-            on_progress: Some(host_events.progress_callback()),
-            ..EnvOptions::default()
-        },
-    )?);
+    let mut options = EnvOptions {
+        state_root: Some(state_root),
+        read_only_paths: args.read_only.clone(),
+        presenter: Some(Arc::new(KeepPresented)),
+        on_progress: Some(host_events.progress_callback()),
+        ..EnvOptions::default()
+    };
+    if let Some((seam, client)) = vision(args.vision.as_deref(), &provider, runtime.handle())? {
+        let mut registry = folio_script::ModuleRegistry::with_builtins();
+        registry.register_native(folio_agent::vision_module(client, runtime.handle().clone()))?;
+        let limits = folio_script::ScriptLimits {
+            run_timeout_ms: options.limits.run_timeout_ms,
+            memory_mb: options.limits.script_memory_mb,
+            ..folio_script::ScriptLimits::default()
+        };
+        options.engine = Some(Arc::new(folio_script::Engine::new(registry, limits)));
+        options.vision = Some(Arc::new(seam));
+    }
+    let env = Arc::new(Environment::open_folder(&args.folder, options)?);
     let root = env.overlay().map(|o| o.root().to_path_buf()).unwrap_or_else(|| args.folder.clone());
 
     let (id, mut conversation, input) = match (&args.conversation, &args.prompt) {
@@ -99,7 +132,6 @@ pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
         tools,
         AgentConfig { system, max_turns: args.max_turns, ..AgentConfig::default() },
     );
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let cancel = CancellationToken::new();
     let json_mode = args.json;
     let mut out = std::io::stdout();

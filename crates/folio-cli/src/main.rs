@@ -108,6 +108,11 @@ enum Command {
         /// A path the agent may read but never change (repeatable).
         #[arg(long = "read-only", value_name = "PATH")]
         read_only: Vec<String>,
+        /// How the agent sees images (`view_image`, `env:vision`): `main` when the main model can
+        /// see images, or PROVIDER:MODEL for a separate vision model (e.g. openai:gpt-4.1-mini).
+        /// Without it both are absent.
+        #[arg(long, value_name = "MODE")]
+        vision: Option<String>,
         /// Print the event stream as JSON lines.
         #[arg(long)]
         json: bool,
@@ -160,20 +165,30 @@ fn main() -> ExitCode {
         }
         Command::Discard { folder, paths, json } => changes::discard(cli.state_dir, &folder, &paths, json),
         Command::Verbs { folder, read_only, answers } => verbs::run(cli.state_dir, &folder, read_only, answers),
-        Command::Ask { folder, prompt, provider, model, base_url, conversation, max_turns, read_only, json } => {
-            ask::run(ask::AskArgs {
-                state_dir: cli.state_dir,
-                folder,
-                prompt,
-                provider,
-                model,
-                base_url,
-                conversation,
-                max_turns,
-                read_only,
-                json,
-            })
-        }
+        Command::Ask {
+            folder,
+            prompt,
+            provider,
+            model,
+            base_url,
+            conversation,
+            max_turns,
+            read_only,
+            vision,
+            json,
+        } => ask::run(ask::AskArgs {
+            state_dir: cli.state_dir,
+            folder,
+            prompt,
+            provider,
+            model,
+            base_url,
+            conversation,
+            max_turns,
+            read_only,
+            vision,
+            json,
+        }),
         Command::Run { folder, script, args, timeout_ms, json } => {
             run::run(run::RunArgs { state_dir: cli.state_dir, folder, script, args, timeout_ms, json })
         }

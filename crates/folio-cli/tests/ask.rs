@@ -323,3 +323,49 @@ async fn ctrl_c_stops_a_running_script() {
     let last = messages.last().unwrap().to_string();
     assert!(last.contains("tool_result") && last.contains("Stopped by the person"), "{last}");
 }
+
+/// `--vision main`: the main model is offered view_image and gets the image back in the result;
+/// without --vision the verb is absent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vision_main_offers_view_image_and_attaches_the_image() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    std::fs::create_dir_all(folder.join("out")).unwrap();
+    std::fs::write(folder.join("out/chart.png"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDRchart").unwrap();
+    let server = FakeServer::start(vec![
+        Reply::sse(anthropic(
+            "",
+            &[("v1", "view_image", json!({"path": "/out/chart.png", "prompt": "Is the axis labelled?"}))],
+            10,
+        )),
+        Reply::sse(anthropic("It is.", &[], 10)),
+        Reply::sse(anthropic("Nothing to look at.", &[], 10)),
+    ])
+    .await;
+    let args = |vision: bool| {
+        let mut v: Vec<String> = vec![
+            "--state-dir".into(),
+            tmp.path().join("state").display().to_string(),
+            "ask".into(),
+            folder.display().to_string(),
+            "Check the chart".into(),
+            "--base-url".into(),
+            server.base.clone(),
+            "--json".into(),
+        ];
+        if vision {
+            v.extend(["--vision".to_owned(), "main".to_owned()]);
+        }
+        v
+    };
+    let out = folio(args(true), vec![("ANTHROPIC_API_KEY", "k".into())]).await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let first = &server.requests()[0].body;
+    assert!(first["tools"].as_array().unwrap().iter().any(|t| t["name"] == "view_image"));
+    let second = server.requests()[1].body.to_string();
+    assert!(second.contains("\"type\":\"image\""), "{second}");
+    let out = folio(args(false), vec![("ANTHROPIC_API_KEY", "k".into())]).await;
+    assert!(out.status.success());
+    let third = &server.requests()[2].body;
+    assert!(third["tools"].as_array().unwrap().iter().all(|t| t["name"] != "view_image"), "absent unless wired");
+}
