@@ -209,7 +209,7 @@ pub fn encode(name: &str, img: &DynamicImage, format: ImageFormat, quality: Opti
             let enc = image::codecs::png::PngEncoder::new_with_quality(
                 &mut out,
                 image::codecs::png::CompressionType::Fast,
-                image::codecs::png::FilterType::Adaptive,
+                image::codecs::png::FilterType::Sub,
             );
             let (buf, color) = match img {
                 DynamicImage::ImageRgb8(b) => (b.as_raw().as_slice(), image::ExtendedColorType::Rgb8),
@@ -241,6 +241,37 @@ pub fn encode(name: &str, img: &DynamicImage, format: ImageFormat, quality: Opti
         }
     }
     Ok(out)
+}
+
+/// Encodes packed 8-bit RGB pixels; PNG is written straight from the slice.
+pub fn encode_rgb(
+    name: &str,
+    width: u32,
+    height: u32,
+    rgb: &[u8],
+    format: ImageFormat,
+    quality: Option<u8>,
+) -> Result<Vec<u8>> {
+    if format == ImageFormat::Png {
+        let mut out = Vec::new();
+        let enc = image::codecs::png::PngEncoder::new_with_quality(
+            &mut out,
+            image::codecs::png::CompressionType::Fast,
+            image::codecs::png::FilterType::Sub,
+        );
+        enc.write_image(rgb, width, height, image::ExtendedColorType::Rgb8).map_err(|e| RenderError::Image {
+            path: name.to_string(),
+            detail: format!("cannot encode as png: {e}"),
+            fix: format!("pick another output format ({FORMAT_NAMES})"),
+        })?;
+        return Ok(out);
+    }
+    let img = image::RgbImage::from_raw(width, height, rgb.to_vec()).ok_or_else(|| RenderError::Image {
+        path: name.to_string(),
+        detail: format!("{width}×{height} pixels do not match a buffer of {} bytes", rgb.len()),
+        fix: "report this as a bug with the file attached".into(),
+    })?;
+    encode(name, &DynamicImage::ImageRgb8(img), format, quality)
 }
 
 /// The image composited over white, without alpha.

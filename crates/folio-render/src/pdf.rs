@@ -7,13 +7,14 @@
 //! `thread_safe` feature serialises single calls, and the engine's own lock keeps one document's
 //! page loop together.
 //!
-//! Rendering reuses one bitmap while consecutive pages share a pixel size, and hands each page's
-//! pixels to an encoder thread, so PNG encoding of page N overlaps rendering of page N+1.
+//! Rendering writes into pixel buffers Folio owns (`PdfBitmap::from_bytes`), which the encoder
+//! thread hands back once a page is encoded, so a long document reuses two or three buffers and
+//! PNG encoding of page N overlaps rendering of page N+1. PDFium writes RGBx directly (the BGRx
+//! format with the byte order reversed), so no copy out of PDFium's own buffer is needed.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use image::DynamicImage;
 use pdfium_render::prelude::*;
 use serde::Serialize;
 
@@ -82,26 +83,27 @@ impl PdfEngine {
                 return Err(RenderError::NoSuchPage { path: name.to_string(), page: p, count });
             }
         }
-        let (tx, rx) = std::sync::mpsc::sync_channel::<(u32, u32, u32, Vec<u8>)>(2);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Rendered>(2);
+        // Spent pixel buffers travel back from the encoder, so a long document cycles through
+        // a few buffers instead of allocating one per page.
+        let (back_tx, back_rx) = std::sync::mpsc::channel::<Vec<u8>>();
         let format = req.format;
         let quality = req.quality;
         std::thread::scope(|scope| {
             let encoder = scope.spawn(move || -> Result<Vec<RenderedPage>> {
                 let mut out = Vec::new();
-                for (page, width, height, rgb) in rx {
-                    let img = image::RgbImage::from_raw(width, height, rgb).map(DynamicImage::ImageRgb8).ok_or_else(
-                        || RenderError::Image {
-                            path: name.to_string(),
-                            detail: format!("page {page}: PDFium returned a buffer of the wrong size"),
-                            fix: "report this as a bug with the file attached".into(),
-                        },
-                    )?;
-                    let bytes = images::encode(name, &img, format, quality)?;
-                    out.push(RenderedPage { page, width, height, bytes });
+                let mut rgb = Vec::new();
+                for r in rx {
+                    // PDFium wrote R, G, B, x per pixel (BGRx with the byte order reversed).
+                    rgb.clear();
+                    rgb.extend(r.rgbx.chunks_exact(4).flat_map(|px| [px[0], px[1], px[2]]));
+                    let bytes = images::encode_rgb(name, r.width, r.height, &rgb, format, quality)?;
+                    out.push(RenderedPage { page: r.page, width: r.width, height: r.height, bytes });
+                    let _ = back_tx.send(r.rgbx);
                 }
                 Ok(out)
             });
-            let rendered = self.render_pages(name, pages, req, &tx);
+            let rendered = self.render_pages(name, pages, req, &back_rx, |r| tx.send(r).is_ok());
             drop(tx);
             let encoded = encoder.join().unwrap_or_else(|_| {
                 Err(RenderError::Image {
@@ -119,9 +121,9 @@ impl PdfEngine {
         name: &str,
         pages: &PdfPages<'_>,
         req: &PageRequest,
-        tx: &std::sync::mpsc::SyncSender<(u32, u32, u32, Vec<u8>)>,
+        spent: &std::sync::mpsc::Receiver<Vec<u8>>,
+        mut sink: impl FnMut(Rendered) -> bool,
     ) -> Result<()> {
-        let mut bitmap: Option<(i32, i32, PdfBitmap<'_>)> = None;
         for &p in &req.pages {
             let page = pages.get((p - 1) as i32).map_err(|e| classify(name, e))?;
             let (wpt, hpt) = (page.width().value, page.height().value);
@@ -137,27 +139,41 @@ impl PdfEngine {
                     req.max_pixels
                 )));
             }
-            if !matches!(&bitmap, Some((bw, bh, _)) if *bw == w && *bh == h) {
-                let fresh = PdfBitmap::empty(w, h, PdfBitmapFormat::BGRx).map_err(|e| classify(name, e))?;
-                bitmap = Some((w, h, fresh));
+            let mut rgbx = spent.try_recv().unwrap_or_default();
+            rgbx.resize(w as usize * h as usize * 4, 0);
+            {
+                let mut bitmap =
+                    PdfBitmap::from_bytes(w, h, PdfBitmapFormat::BGRx, &mut rgbx).map_err(|e| classify(name, e))?;
+                let config =
+                    PdfRenderConfig::new().set_fixed_size(w, h).set_reverse_byte_order(true).render_form_data(true);
+                page.render_into_bitmap_with_config(&mut bitmap, &config).map_err(|e| classify(name, e))?;
             }
-            let Some((_, _, bm)) = bitmap.as_mut() else { continue };
-            let config =
-                PdfRenderConfig::new().set_fixed_size(w, h).set_reverse_byte_order(true).render_form_data(true);
-            page.render_into_bitmap_with_config(bm, &config).map_err(|e| classify(name, e))?;
-            let raw = bm.as_raw_bytes();
-            let stride = raw.len() / h as usize;
-            let mut rgb = Vec::with_capacity(w as usize * h as usize * 3);
-            for row in raw.chunks_exact(stride) {
-                for px in row[..w as usize * 4].chunks_exact(4) {
-                    rgb.extend_from_slice(&px[..3]);
-                }
-            }
-            if tx.send((p, w as u32, h as u32, rgb)).is_err() {
+            if !sink(Rendered { page: p, width: w as u32, height: h as u32, rgbx }) {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// Renders pages to pixels without encoding them: `each(page, width, height, rgbx)` gets
+    /// 4 bytes per pixel (R, G, B, unused). For callers that want pixels (analysis, OCR) and for
+    /// measuring the render stage alone.
+    pub fn render_pixels(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        req: &PageRequest,
+        mut each: impl FnMut(u32, u32, u32, &[u8]),
+    ) -> Result<u32> {
+        let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let doc = self.open(name, bytes)?;
+        let pages = doc.pages();
+        let (back_tx, back_rx) = std::sync::mpsc::channel::<Vec<u8>>();
+        self.render_pages(name, pages, req, &back_rx, |r| {
+            each(r.page, r.width, r.height, &r.rgbx);
+            back_tx.send(r.rgbx).is_ok()
+        })?;
+        Ok(pages.len().max(0) as u32)
     }
 
     /// Page count, first-page size, metadata, a text sample and the encryption state. A PDF that
@@ -224,6 +240,14 @@ fn classify(name: &str, err: PdfiumError) -> RenderError {
         }
         other => RenderError::Damaged { path: name.to_string(), detail: other.to_string() },
     }
+}
+
+/// One page's pixels on their way to the encoder.
+struct Rendered {
+    page: u32,
+    width: u32,
+    height: u32,
+    rgbx: Vec<u8>,
 }
 
 /// How large pages come out.
