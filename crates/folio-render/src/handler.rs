@@ -1,13 +1,14 @@
 //! `describe` handlers for folio-env's registry: [`RenderHandler`] claims PDFs (by `%PDF`) and
 //! Office files (by extension) for `env:render`; [`ImagesHandler`] claims PNG, JPEG, GIF and WebP
-//! (by magic, then extension) for `env:images`. Both delegate to [`crate::describe`].
+//! (by magic, then extension) for `env:images`. Both delegate to [`crate::describe`];
+//! [`RenderHandler`] also renders pages for `view_image`.
 
 use std::sync::Arc;
 
-use folio_env::{FileHandler, Magic};
+use folio_env::{FileHandler, Magic, RenderedPage};
 use folio_vfs::VPath;
 
-use crate::rasterize::Renderer;
+use crate::rasterize::{Pages, RasterOptions, Renderer};
 
 fn ext(list: &[&str]) -> Vec<String> {
     list.iter().map(|e| format!(".{e}")).collect()
@@ -40,6 +41,17 @@ impl FileHandler for RenderHandler {
     }
     fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
         crate::describe::describe(&self.renderer, path.as_str(), bytes).map_err(|e| e.to_string())
+    }
+    /// One page as PNG at 150 dpi, for `view_image` (Office files go through LibreOffice).
+    fn render_page(&self, path: &VPath, bytes: &[u8], page: u32) -> Option<Result<RenderedPage, String>> {
+        let opts = RasterOptions { pages: Pages::List(vec![page]), ..RasterOptions::default() };
+        Some(match self.renderer.rasterize_bytes(path.as_str(), bytes, &opts) {
+            Ok(r) => match r.pages.into_iter().next() {
+                Some(p) => Ok(RenderedPage { png: p.bytes, page_count: r.page_count }),
+                None => Err(format!("{path}: page {page} produced no image — hint: report this with the file")),
+            },
+            Err(e) => Err(e.to_string()),
+        })
     }
 }
 

@@ -161,3 +161,29 @@ fn image_operations_write_real_pixels() {
     assert!(o["bad"].as_str().unwrap().contains("falls outside the 200×100 image"), "{o}");
     assert!(o["ext"].as_str().unwrap().contains("names no format"), "{o}");
 }
+
+#[test]
+fn the_handlers_claim_by_magic_and_render_pages_for_view_image() {
+    use folio_env::FileHandler;
+    use folio_render::handler::{ImagesHandler, RenderHandler};
+    let r = Arc::new(renderer());
+    let handlers: Vec<Arc<dyn FileHandler>> =
+        vec![Arc::new(RenderHandler::new(r.clone())), Arc::new(ImagesHandler::new(r))];
+    let pdf = pdfgen::sample();
+    // folio-env's `claim` is private; check the same rule here: a PDF named .png is claimed by
+    // the render handler's magic, not by the images handler's extension.
+    let by_magic = |head: &[u8]| {
+        handlers
+            .iter()
+            .find(|h| h.magic().iter().any(|m| head.get(m.offset..m.offset + m.bytes.len()) == Some(&m.bytes[..])))
+    };
+    let h = by_magic(&pdf[..64]).unwrap();
+    assert_eq!(h.module(), "render");
+    let info = h.describe(&vp("/in/odd.png"), &pdf).unwrap();
+    assert_eq!(info["pageCount"], 3);
+    let page = h.render_page(&vp("/in/odd.png"), &pdf, 3).unwrap().unwrap();
+    assert_eq!(page.page_count, 3);
+    assert!(near(rgb(&page.png).get_pixel(150, 150), [255, 0, 0]));
+    let pic = png(10, 10, |_, _| [1, 2, 3]);
+    assert_eq!(by_magic(&pic[..64]).unwrap().module(), "images");
+}
