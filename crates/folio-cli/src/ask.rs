@@ -82,24 +82,20 @@ pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
         .map_err(|e| anyhow!(e))?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let host_events = HostEvents::default();
-    let mut options = EnvOptions {
-        state_root: Some(state_root),
+    let (seam, extra) = match vision(args.vision.as_deref(), &provider, runtime.handle())? {
+        Some((seam, client)) => (
+            Some(Arc::new(seam) as Arc<dyn folio_env::Vision>),
+            vec![folio_agent::vision_module(client, runtime.handle().clone())],
+        ),
+        None => (None, Vec::new()),
+    };
+    let options = EnvOptions {
         read_only_paths: args.read_only.clone(),
         presenter: Some(Arc::new(KeepPresented)),
         on_progress: Some(host_events.progress_callback()),
-        ..EnvOptions::default()
+        vision: seam,
+        ..crate::host::options(Some(state_root), extra)?
     };
-    if let Some((seam, client)) = vision(args.vision.as_deref(), &provider, runtime.handle())? {
-        let mut registry = folio_script::ModuleRegistry::with_builtins();
-        registry.register_native(folio_agent::vision_module(client, runtime.handle().clone()))?;
-        let limits = folio_script::ScriptLimits {
-            run_timeout_ms: options.limits.run_timeout_ms,
-            memory_mb: options.limits.script_memory_mb,
-            ..folio_script::ScriptLimits::default()
-        };
-        options.engine = Some(Arc::new(folio_script::Engine::new(registry, limits)));
-        options.vision = Some(Arc::new(seam));
-    }
     let env = Arc::new(Environment::open_folder(&args.folder, options)?);
     let root = env.overlay().map(|o| o.root().to_path_buf()).unwrap_or_else(|| args.folder.clone());
 

@@ -6,6 +6,7 @@ mod ask;
 mod bench;
 mod changes;
 mod doctor;
+mod host;
 mod run;
 mod verbs;
 

@@ -46,7 +46,7 @@ fn progress() -> OnProgress {
 }
 
 fn open(state_dir: Option<PathBuf>, folder: &Path) -> Result<Environment> {
-    let options = EnvOptions { state_root: state_dir, on_progress: Some(progress()), ..EnvOptions::default() };
+    let options = EnvOptions { on_progress: Some(progress()), ..crate::host::options(state_dir, Vec::new())? };
     let env = Environment::open_folder(folder, options)?;
     if let Some(recovery) = env.overlay().and_then(|o| o.recovery()) {
         eprintln!("folio: {recovery}");

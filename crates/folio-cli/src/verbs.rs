@@ -23,11 +23,10 @@ pub(crate) fn run(
         None => None,
     };
     let options = EnvOptions {
-        state_root: state_dir,
         read_only_paths: read_only,
         presenter: Some(Arc::new(KeepPresented)),
         asker,
-        ..EnvOptions::default()
+        ..crate::host::options(state_dir, Vec::new())?
     };
     let env = Environment::open_folder(folder, options)?;
     if let Some(recovery) = env.overlay().and_then(|o| o.recovery()) {

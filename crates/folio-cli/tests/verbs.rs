@@ -148,3 +148,38 @@ fn read_only_paths_are_refused_with_the_fix() {
     assert_eq!(lines[1]["status"], "error");
     assert_eq!(lines[2]["status"], "success");
 }
+
+/// The rendering capabilities reach every environment the CLI opens: `describe` knows a PDF, and a
+/// script rasterises it with `env:render` (PDFium, installed by scripts/install.sh).
+#[test]
+fn pdfs_are_described_and_rasterised_through_env_render() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    std::fs::create_dir_all(folder.join("inbox")).unwrap();
+    let content = "0 0 0 rg 50 50 100 100 re f";
+    let pdf = format!(
+        "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Contents 4 0 R>>endobj\n4 0 obj<</Length {}>>stream\n{content}\nendstream endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n",
+        content.len()
+    );
+    std::fs::write(folder.join("inbox/box.pdf"), pdf).unwrap();
+    let state = tmp.path().join("state");
+    let script = "/** Rasterises the box. */\nimport { rasterize } from 'env:render';\nexport default async function main() {\n  const r = await rasterize('/inbox/box.pdf', '/tmp/pages', { dpi: 72 });\n  return { count: r.pageCount, first: r.pages[0] };\n}\n";
+    let calls = calls(&[
+        json!({"verb": "describe", "args": {"path": "/inbox/box.pdf"}}),
+        json!({"verb": "write_file", "args": {"path": "/scripts/raster.js", "content": script}}),
+        json!({"verb": "run_script", "args": {"path": "/scripts/raster.js"}}),
+        json!({"verb": "ls", "args": {"path": "/inbox"}}),
+    ]);
+    let (out, err, ok) = folio(&state, &["verbs", folder.to_str().unwrap()], &calls);
+    assert!(ok, "{err}");
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    for line in &lines {
+        assert_eq!(line["status"], "success", "{line}");
+    }
+    let described = lines[0].to_string();
+    assert!(described.contains("env:render"), "{described}");
+    let run = lines[2]["message"].as_str().unwrap();
+    assert!(run.contains("\"count\": 1") && run.contains("/tmp/pages/"), "{run}");
+    assert!(run.contains("\"width\": 200"), "200pt at 72 dpi is 200 px: {run}");
+    assert!(lines[3]["message"].as_str().unwrap().contains("open with env:render"), "{}", lines[3]);
+}
