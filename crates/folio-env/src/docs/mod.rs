@@ -3,27 +3,19 @@
 //! agent loop prepends to the system prompt. All generated at startup into memory-backed zones.
 
 mod skills;
-mod types;
 
 use folio_vfs::{Tree, VPath};
 
 use crate::env::Environment;
 use crate::error::Result;
 
-/// The builtin modules: name, one-line description, `.d.ts` text.
-const BUILTINS: [(&str, &str, &str); 3] = [
-    (
-        "fs",
-        "file I/O inside this tree: readFile, writeFile, appendFile, readdir, glob, stat, mkdir, rm, mv, cp, exists",
-        types::FS,
-    ),
-    ("std", "zero-dependency helpers: json, csv, text utilities, base64/bytes", types::STD),
-    ("assert", "assertions for *.test.js scripts: equal, deepEqual, ok, match, throws, rejects, fail", types::ASSERT),
-];
-
-/// Every module a script can import, as `(name, description)`: builtins first, then handlers.
+/// Every module a script can import, as `(name, description)`, in the engine's registration order
+/// (builtins first); then modules that only claim files for `describe`.
 pub fn modules(env: &Environment) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = BUILTINS.iter().map(|(n, d, _)| ((*n).to_owned(), (*d).to_owned())).collect();
+    let mut out: Vec<(String, String)> = env
+        .engine()
+        .map(|e| e.registry().modules().iter().map(|m| (m.name.clone(), m.description.clone())).collect())
+        .unwrap_or_default();
     for h in &env.opts.handlers {
         if !out.iter().any(|(n, _)| n == h.module()) {
             out.push((h.module().to_owned(), h.description().to_owned()));
@@ -64,10 +56,17 @@ pub fn materialize(env: &Environment) -> Result<()> {
     }
     readme.push_str("\nRead a module's `index.d.ts` before calling it. Modules take paths in and give paths out; big data stays in files.\n");
     put("/std/README.md", &readme)?;
-    for (name, _, dts) in BUILTINS {
-        put(&format!("/std/{name}/index.d.ts"), dts)?;
+    // The types and docs come from the modules themselves, so /std cannot drift from what a
+    // script can actually import.
+    if let Some(engine) = env.engine() {
+        for m in engine.registry().modules() {
+            put(&format!("/std/{}/index.d.ts", m.name), &m.types_dts)?;
+            if !m.docs.trim().is_empty() {
+                put(&format!("/std/{}/README.md", m.name), &m.docs)?;
+            }
+        }
     }
-    for h in &env.opts.handlers {
+    for h in env.opts.handlers.iter().filter(|h| env.engine().is_none_or(|e| e.registry().get(h.module()).is_none())) {
         let dts = format!(
             "// env:{} — {}\n// This module claims files for `describe`; its script bindings are documented by the module itself.\n",
             h.module(),

@@ -205,7 +205,7 @@ fn std_paths_explain_themselves() {
             (
                 "read_file",
                 json!({"path": "/std/fs/index.d.ts"}),
-                Ok(&["ENTRY OBJECTS, not strings", "endsWith", "glob()"]),
+                Ok(&["RETURNS ENTRY OBJECTS, NOT STRINGS", "endsWith", "glob("]),
             ),
         ],
     );
@@ -231,7 +231,11 @@ fn ls_shows_sizes_script_summaries_and_module_descriptions() {
     check(
         &env,
         &[
-            ("ls", json!({"path": "/std"}), Ok(&["fs/ — file I/O", "std/ — zero-dependency helpers", "README.md ("])),
+            (
+                "ls",
+                json!({"path": "/std"}),
+                Ok(&["fs/ — VFS-scoped file I/O", "std/ — Zero-dep battery", "README.md ("]),
+            ),
             ("ls", json!({"path": "/std", "depth": 2}), Ok(&["  index.d.ts ("])),
             ("ls", json!({"path": "/scripts", "depth": 2}), Ok(&["lib/\n  util.js ("])),
             ("ls", json!({"path": "/nowhere"}), Err(&["no such file or directory: /nowhere"])),
