@@ -123,6 +123,8 @@ impl Environment {
             warnings: Vec::new(),
         };
         crate::docs::materialize(&env)?;
+        let compat = crate::compat::check(&env)?;
+        env.warnings.extend(compat);
         for (path, kind) in env.gateway.tree().shadowed() {
             let what = if kind == folio_vfs::Kind::Dir { "directory" } else { "file" };
             env.warnings.push(format!(

@@ -57,6 +57,7 @@
 //! can lose undo history (not content).
 
 mod checkpoint;
+mod compat;
 mod docs;
 mod env;
 mod error;
@@ -76,6 +77,7 @@ pub mod verbs;
 mod versions;
 mod zones;
 
+pub use compat::ADAPTERS_PATH;
 pub use docs::preamble;
 pub use env::{EnvOptions, Environment};
 pub use error::{EnvError, Result};

@@ -1,5 +1,6 @@
 //! Shared helpers: a fresh environment over an in-memory folder, and a table-driven `check`.
 
+mod compat;
 mod gateway;
 mod history;
 mod host;

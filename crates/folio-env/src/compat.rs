@@ -1,0 +1,92 @@
+//! Module compatibility, checked when an environment starts: scripts in the tree that import an
+//! `env:` module this host did not register (they would fail only when run), and modules whose
+//! binding-contract version changed since the folder's scripts last ran here (recorded in
+//! `/.env/adapters.json`). Both become warnings: in orientation's "Read this first" and in
+//! [`crate::Environment::warnings`] for the host to show.
+
+use std::collections::BTreeMap;
+
+use folio_vfs::{Tree, VPath};
+
+use crate::env::Environment;
+use crate::error::Result;
+
+/// Where the versions seen at the last start are kept.
+pub const ADAPTERS_PATH: &str = "/.env/adapters.json";
+
+/// At most this many script paths are named per module.
+const NAMED_PER_MODULE: usize = 5;
+
+/// The `env:` modules each script under `/scripts` imports, statically or dynamically.
+fn imports(tree: &dyn Tree) -> Result<BTreeMap<String, Vec<VPath>>> {
+    let scripts = VPath::parse("/scripts")?;
+    if tree.stat(&scripts)?.is_none() {
+        return Ok(BTreeMap::new());
+    }
+    let pattern = fancy_regex::Regex::new(r#"(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]env:([a-z0-9_-]+)['"]"#)
+        .map_err(|e| {
+            crate::error::EnvError::Config(format!(
+                "the import scanner's pattern is invalid ({e}) — this is a Folio bug"
+            ))
+        })?;
+    let mut out: BTreeMap<String, Vec<VPath>> = BTreeMap::new();
+    for file in tree.walk(&scripts)?.into_iter().filter(|f| f.extension() == Some("js")) {
+        let text = String::from_utf8_lossy(&tree.read(&file)?).into_owned();
+        for found in pattern.captures_iter(&text).flatten() {
+            if let Some(name) = found.get(1) {
+                let users = out.entry(name.as_str().to_owned()).or_default();
+                if !users.contains(&file) {
+                    users.push(file.clone());
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn named(paths: &[VPath]) -> String {
+    let mut shown: Vec<String> = paths.iter().take(NAMED_PER_MODULE).map(ToString::to_string).collect();
+    if paths.len() > NAMED_PER_MODULE {
+        shown.push(format!("and {} more", paths.len() - NAMED_PER_MODULE));
+    }
+    shown.join(", ")
+}
+
+/// The warnings for `env`, recording the current module versions for next time.
+pub(crate) fn check(env: &Environment) -> Result<Vec<String>> {
+    let Some(engine) = env.engine() else { return Ok(Vec::new()) };
+    let tree = env.tree();
+    let registered: BTreeMap<String, String> =
+        engine.registry().modules().iter().map(|m| (m.name.clone(), m.version.clone())).collect();
+    let used = imports(tree)?;
+    let mut warnings = Vec::new();
+    for (name, paths) in &used {
+        if !registered.contains_key(name) {
+            warnings.push(format!(
+                "scripts import env:{name}, which this host did not register, so they will fail when run: {} — register the module in the host, or rewrite them with the modules in /std/README.md",
+                named(paths)
+            ));
+        }
+    }
+    let path = VPath::parse(ADAPTERS_PATH)?;
+    let previous: BTreeMap<String, String> = tree
+        .read(&path)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .and_then(|v| serde_json::from_value(v["modules"].clone()).ok())
+        .unwrap_or_default();
+    for (name, version) in &registered {
+        if let Some(before) = previous.get(name).filter(|before| *before != version) {
+            let users = used.get(name).map(|p| format!(" Scripts that import it: {}.", named(p))).unwrap_or_default();
+            warnings.push(format!(
+                "env:{name} changed its binding contract from version {before} to {version} since this folder's scripts last ran here.{users} Check them against /std/{name}/index.d.ts and run their tests"
+            ));
+        }
+    }
+    if previous != registered {
+        let body = serde_json::json!({"version": 1, "modules": registered});
+        let text = serde_json::to_string_pretty(&body).unwrap_or_default() + "\n";
+        tree.write(&path, text.as_bytes())?;
+    }
+    Ok(warnings)
+}
