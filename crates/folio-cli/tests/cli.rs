@@ -170,3 +170,21 @@ fn bench_prints_its_figures() {
         assert!(text.contains(needle), "bench output lacks {needle:?}:\n{text}");
     }
 }
+
+#[test]
+fn doctor_reports_each_capability_with_its_fix() {
+    let out = Command::new(env!("CARGO_BIN_EXE_folio")).args(["doctor", "--json"]).output().unwrap();
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = rows.to_string();
+    assert!(text.contains("pdfium") && text.contains("libreoffice"), "{text}");
+    assert!(out.status.success(), "PDFium is installed by scripts/install.sh, so doctor passes: {text}");
+    // An explicit library path that does not exist is named, not silently passed over.
+    let out = Command::new(env!("CARGO_BIN_EXE_folio"))
+        .arg("doctor")
+        .env("FOLIO_PDFIUM_PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(text.contains("✗ pdfium") && text.contains("FOLIO_PDFIUM_PATH") && text.contains("fix:"), "{text}");
+}

@@ -53,6 +53,8 @@ mod zipdir;
 #[cfg(feature = "adapters")]
 pub mod handler;
 #[cfg(feature = "adapters")]
+pub mod host;
+#[cfg(feature = "adapters")]
 pub mod modules;
 
 pub use discovery::{HostPaths, Platform};

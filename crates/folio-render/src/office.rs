@@ -28,6 +28,13 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// The LibreOffice executable, or where it was looked for.
 pub fn find_soffice(explicit: Option<&Path>, host: &HostPaths) -> std::result::Result<PathBuf, String> {
     let candidates = soffice_candidates(explicit, host);
+    // An explicit choice that does not exist is reported as such, never passed over for another
+    // LibreOffice the person did not ask for.
+    if let Some(c) = candidates.iter().find(|c| c.source == "option" || c.source == "FOLIO_SOFFICE_PATH")
+        && !c.path.is_file()
+    {
+        return Err(format!("{} ({}): not found", c.path.display(), c.source));
+    }
     first_existing(&candidates).map(|c| c.path.clone()).ok_or_else(|| describe_tried(&candidates))
 }
 

@@ -42,8 +42,21 @@ impl PdfEngine {
         let mut tried = Vec::new();
         let candidates = pdfium_candidates(explicit, host);
         for c in &candidates {
+            // An explicit choice that does not work is reported as such, never passed over for
+            // another library the person did not ask for.
+            let explicit_choice = c.source == "option" || c.source == "FOLIO_PDFIUM_PATH";
             if !c.path.is_file() {
                 tried.push(format!("{} ({}): not found", c.path.display(), c.source));
+                if explicit_choice {
+                    return Err(RenderError::PdfiumMissing {
+                        tried: tried.join("; "),
+                        fix: format!(
+                            "point {} at a PDFium library, or unset it to use the one Folio installs; {}",
+                            c.source,
+                            host.platform.pdfium_fix()
+                        ),
+                    });
+                }
                 continue;
             }
             match Pdfium::bind_to_library(&c.path) {
@@ -56,7 +69,19 @@ impl PdfEngine {
                     *slot = Some(Arc::clone(&engine));
                     return Ok(engine);
                 }
-                Err(e) => tried.push(format!("{} ({}): {e}", c.path.display(), c.source)),
+                Err(e) => {
+                    tried.push(format!("{} ({}): {e}", c.path.display(), c.source));
+                    if explicit_choice {
+                        return Err(RenderError::PdfiumMissing {
+                            tried: tried.join("; "),
+                            fix: format!(
+                                "point {} at a working PDFium library, or unset it; {}",
+                                c.source,
+                                host.platform.pdfium_fix()
+                            ),
+                        });
+                    }
+                }
             }
         }
         let tried = if tried.is_empty() { describe_tried(&candidates) } else { tried.join("; ") };
