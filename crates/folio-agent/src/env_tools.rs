@@ -10,13 +10,41 @@ use crate::agent::{BoxFuture, ToolOutcome, Tools};
 use crate::events::AgentEvent;
 use crate::message::ToolDef;
 
-/// Events the environment produces between the loop's polls.
+/// Events the environment produces between the loop's polls, and the answers to its questions.
 #[derive(Clone, Default)]
 pub struct HostEvents {
     queue: Arc<Mutex<Vec<AgentEvent>>>,
+    asks: Arc<Mutex<Asks>>,
+}
+
+#[derive(Default)]
+struct Asks {
+    next: u64,
+    waiting: std::collections::HashMap<u64, std::sync::mpsc::Sender<Option<String>>>,
 }
 
 impl HostEvents {
+    /// An [`folio_env::Asker`] that turns `ask_user` into an [`AgentEvent::Ask`] and waits for
+    /// [`HostEvents::answer`] (a `None` answer, or [`HostEvents::cancel_questions`], means nobody
+    /// answered). Wire it as `EnvOptions::asker`.
+    pub fn asker(&self) -> Arc<dyn folio_env::Asker> {
+        Arc::new(self.clone())
+    }
+
+    /// Answers question `id`; false when no such question is waiting.
+    pub fn answer(&self, id: u64, answer: Option<String>) -> bool {
+        let sender = self.asks.lock().unwrap_or_else(|p| p.into_inner()).waiting.remove(&id);
+        sender.is_some_and(|s| s.send(answer).is_ok())
+    }
+
+    /// Gives up every waiting question (Stop, or the window closing).
+    pub fn cancel_questions(&self) {
+        let waiting = std::mem::take(&mut self.asks.lock().unwrap_or_else(|p| p.into_inner()).waiting);
+        for (_, sender) in waiting {
+            let _ = sender.send(None);
+        }
+    }
+
     /// A progress callback for `EnvOptions::on_progress` that queues each console line.
     pub fn progress_callback(&self) -> OnProgress {
         let queue = self.queue.clone();
@@ -47,6 +75,22 @@ impl HostEvents {
 pub struct EnvTools {
     env: Arc<Environment>,
     events: HostEvents,
+}
+
+impl folio_env::Asker for HostEvents {
+    fn ask(&self, question: &str, options: &[String]) -> Result<Option<String>, String> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let id = {
+            let mut asks = self.asks.lock().unwrap_or_else(|p| p.into_inner());
+            asks.next += 1;
+            let id = asks.next;
+            asks.waiting.insert(id, tx);
+            id
+        };
+        self.push(AgentEvent::Ask { id, question: question.to_owned(), options: options.to_vec() });
+        // The verb runs on the blocking pool, so waiting here stalls nothing else.
+        rx.recv().map_err(|_| "the window that was asking closed before an answer came".to_owned())
+    }
 }
 
 impl EnvTools {
@@ -87,10 +131,11 @@ impl Tools for EnvTools {
         let input = input.clone();
         let token = CancelToken::new();
         let watcher = {
-            let (cancel, token) = (cancel.clone(), token.clone());
+            let (cancel, token, events) = (cancel.clone(), token.clone(), self.events.clone());
             tokio::spawn(async move {
                 cancel.cancelled().await;
                 token.cancel();
+                events.cancel_questions();
             })
         };
         Box::pin(async move {

@@ -81,6 +81,15 @@ pub enum AgentEvent {
         /// The agent's caption.
         caption: String,
     },
+    /// The agent asked the person something; answer with [`crate::HostEvents::answer`].
+    Ask {
+        /// Identifies the question when answering.
+        id: u64,
+        /// The question, self-contained.
+        question: String,
+        /// Named choices, when the answer is one of them (free text is always allowed).
+        options: Vec<String>,
+    },
     /// The pending changes of the folder changed.
     OverlayChanged {
         /// How many changes are pending now.

@@ -1,3 +1,4 @@
 mod agent_loop;
+mod ask;
 mod stream;
 mod vision;
