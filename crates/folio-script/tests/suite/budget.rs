@@ -20,7 +20,9 @@ fn timed(e: &Engine, src: &str, opts: RunOptions) -> (RunResult, Duration) {
     (r, started.elapsed())
 }
 
-/// `(name, source, expected error substring)` — each must end within budget + 250 ms.
+/// `(name, source, expected error substring)` — each must end within budget + 250 ms. The time
+/// cases run with a 300 ms budget; the memory and stack cases with a generous one, so that on a
+/// loaded machine the memory ceiling, not the clock, is what stops them.
 const RUNAWAY: &[(&str, &str, &str)] = &[
     ("tight loop", "export default () => { for (;;) {} }", "wall-clock limit: 300ms (limits.run_timeout_ms)"),
     ("top-level loop", "for (;;) {} export default () => 1", "wall-clock limit: 300ms"),
@@ -54,15 +56,18 @@ const RUNAWAY: &[(&str, &str, &str)] = &[
 
 #[test]
 fn runaway_scripts_end_with_named_errors_and_the_next_run_works() {
-    let e = limited(300);
+    let (clock, roomy) = (limited(300), limited(20_000));
     let mut failures = Vec::new();
     for (name, src, expect) in RUNAWAY {
-        let (r, took) = timed(&e, src, RunOptions::default());
+        let time_case = expect.contains("wall-clock");
+        let e = if time_case { &clock } else { &roomy };
+        let (r, took) = timed(e, src, RunOptions::default());
         let got = outcome(&r);
-        if !got.contains(expect) || took > Duration::from_millis(550 + 1500) {
+        let limit = if time_case { Duration::from_millis(550 + 1500) } else { Duration::from_secs(20) };
+        if !got.contains(expect) || took > limit {
             failures.push(format!("{name}: {took:?}: {got}"));
         }
-        let (next, _) = timed(&e, "export default () => 'fine'", RunOptions::default());
+        let (next, _) = timed(e, "export default () => 'fine'", RunOptions::default());
         if outcome(&next) != r#""fine""# {
             failures.push(format!("after {name}: {}", outcome(&next)));
         }
