@@ -176,7 +176,7 @@ fn doctor_reports_each_capability_with_its_fix() {
     let out = Command::new(env!("CARGO_BIN_EXE_folio")).args(["doctor", "--json"]).output().unwrap();
     let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let text = rows.to_string();
-    assert!(text.contains("pdfium") && text.contains("libreoffice"), "{text}");
+    assert!(text.contains("pdfium") && text.contains("libreoffice") && text.contains("\"provider\""), "{text}");
     assert!(out.status.success(), "PDFium is installed by scripts/install.sh, so doctor passes: {text}");
     // An explicit library path that does not exist is named, not silently passed over.
     let out = Command::new(env!("CARGO_BIN_EXE_folio"))

@@ -169,6 +169,7 @@ fn pdfs_are_described_and_rasterised_through_env_render() {
         json!({"verb": "write_file", "args": {"path": "/scripts/raster.js", "content": script}}),
         json!({"verb": "run_script", "args": {"path": "/scripts/raster.js"}}),
         json!({"verb": "ls", "args": {"path": "/inbox"}}),
+        json!({"verb": "read_file", "args": {"path": "/std/render/README.md"}}),
     ]);
     let (out, err, ok) = folio(&state, &["verbs", folder.to_str().unwrap()], &calls);
     assert!(ok, "{err}");
@@ -182,4 +183,6 @@ fn pdfs_are_described_and_rasterised_through_env_render() {
     assert!(run.contains("\"count\": 1") && run.contains("/tmp/pages/"), "{run}");
     assert!(run.contains("\"width\": 200"), "200pt at 72 dpi is 200 px: {run}");
     assert!(lines[3]["message"].as_str().unwrap().contains("open with env:render"), "{}", lines[3]);
+    let readme = lines[4]["message"].as_str().unwrap();
+    assert!(readme.contains("## On this host") && readme.contains("pdfium: available"), "{readme}");
 }

@@ -68,6 +68,17 @@ fn read(fs: &dyn ScriptFs, raw: &str) -> Result<(VPath, Vec<u8>), String> {
 /// `env:render`: `rasterize(path, outDir, {pages, dpi | width, format, quality})`, also exported
 /// as `render`.
 pub fn render_module(renderer: Arc<Renderer>) -> NativeModule {
+    // What this host can render, computed now and written at the end of /std/render/README.md, so
+    // the agent learns it before writing code rather than from a refusal.
+    let mut on_host = String::from("\n\n## On this host\n\n");
+    for row in crate::capabilities(&renderer) {
+        let mark = if row.ok { "available" } else { "MISSING" };
+        on_host.push_str(&format!("- {}: {mark} — {}", row.name, row.detail));
+        if !row.ok {
+            on_host.push_str(&format!(" (the person can fix it with: {})", row.fix));
+        }
+        on_host.push('\n');
+    }
     let op: Op = Arc::new(move |fs, args| {
         let (input, bytes) = read(fs, arg_str(args, 0, "the document")?)?;
         let out_dir = path(arg_str(args, 1, "the output directory")?)?;
@@ -88,7 +99,7 @@ pub fn render_module(renderer: Arc<Renderer>) -> NativeModule {
         description: "Pictures of documents: rasterize PDF, Office (via LibreOffice) and image files to PNG/JPEG/WebP pages you can look at.".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         types_dts: RENDER_DTS.into(),
-        docs: "Render to /tmp (not /out) and look at the pages with view_image. Pages are 1-based; the default is every page up to 50 per call, at 150 dpi. Encrypted PDFs and Office files without LibreOffice on the host fail with a message naming the fix.".into(),
+        docs: format!("# env:render\n\nRender to /tmp (not /out) and look at the pages with view_image. Pages are 1-based; the default is every page up to 50 per call, at 150 dpi. Encrypted PDFs and Office files without LibreOffice on the host fail with a message naming the fix.{on_host}"),
         functions: vec![function("rasterize", true, Arc::clone(&op)), function("render", true, op)],
         js_api: None,
     }
@@ -281,7 +292,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
         description: "Image files: describe (no decode), resize, crop, rotate, convert, composite, contactSheet (PNG, JPEG, WebP, GIF).".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         types_dts: IMAGES_DTS.into(),
-        docs: "The output extension picks the encoder (.png .jpg .webp .gif) unless {format} is given. Inputs larger than 100 megapixels are refused before decoding. rotate() without an angle applies the EXIF orientation.".into(),
+        docs: "# env:images\n\nThe output extension picks the encoder (.png .jpg .webp .gif) unless {format} is given. Inputs larger than 100 megapixels are refused before decoding. rotate() without an angle applies the EXIF orientation.\n\n## On this host\n\n- PNG, JPEG, GIF and WebP are built in; nothing outside Folio is needed.\n".into(),
         functions,
         js_api: None,
     }
