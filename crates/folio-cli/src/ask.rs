@@ -14,18 +14,40 @@ use folio_store::{Presented, Secrets, Store};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+/// The arguments of `folio ask`.
+#[derive(Debug, clap::Args)]
 pub(crate) struct AskArgs {
-    pub(crate) state_dir: Option<PathBuf>,
-    pub(crate) folder: PathBuf,
-    pub(crate) prompt: Option<String>,
-    pub(crate) provider: String,
-    pub(crate) model: Option<String>,
-    pub(crate) base_url: Option<String>,
-    pub(crate) conversation: Option<String>,
-    pub(crate) max_turns: u32,
-    pub(crate) read_only: Vec<String>,
-    pub(crate) vision: Option<String>,
-    pub(crate) json: bool,
+    /// The folder.
+    folder: PathBuf,
+    /// What to do.
+    prompt: Option<String>,
+    /// anthropic, openai, openrouter, gemini, ollama or lmstudio.
+    #[arg(long, default_value = "anthropic")]
+    provider: String,
+    /// The model id (default: the provider's; required for ollama and lmstudio).
+    #[arg(long)]
+    model: Option<String>,
+    /// Another endpoint speaking the provider's API, as its official SDK takes it (OpenAI's
+    /// includes /v1, Anthropic's does not).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// Continue this conversation (its id is printed when it starts).
+    #[arg(long, value_name = "ID")]
+    conversation: Option<String>,
+    /// Model calls before the run stops and asks to be continued.
+    #[arg(long, default_value_t = 120)]
+    max_turns: u32,
+    /// A path the agent may read but never change (repeatable).
+    #[arg(long = "read-only", value_name = "PATH")]
+    read_only: Vec<String>,
+    /// How the agent sees images (`view_image`, `env:vision`): `main` when the main model can
+    /// see images, or PROVIDER:MODEL for a separate vision model (e.g. openai:gpt-4.1-mini).
+    /// Without it both are absent.
+    #[arg(long, value_name = "MODE")]
+    vision: Option<String>,
+    /// Print the event stream as JSON lines.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Resolves `--vision`: the seam for `view_image`, and the client behind `env:vision`.
@@ -59,7 +81,7 @@ fn first_line(text: &str) -> String {
     }
 }
 
-pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
+pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode> {
     let preset = folio_agent::preset(&args.provider).ok_or_else(|| {
         let names: Vec<&str> = folio_agent::PRESETS.iter().map(|p| p.name).collect();
         anyhow!(
@@ -68,7 +90,7 @@ pub(crate) fn run(args: AskArgs) -> Result<ExitCode> {
             names.join(", ")
         )
     })?;
-    let state_root = match args.state_dir.clone() {
+    let state_root = match state_dir {
         Some(dir) => dir,
         None => folio_vfs::default_state_root()?,
     };

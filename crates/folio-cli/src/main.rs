@@ -85,39 +85,7 @@ enum Command {
     /// Ask the agent to do something in FOLDER, headless: one run of the agent loop, streaming its
     /// reply and tool calls. Edits stay pending (review them with `folio status`). Without PROMPT,
     /// `--conversation ID` continues a run that stopped at the turn limit.
-    Ask {
-        /// The folder.
-        folder: PathBuf,
-        /// What to do.
-        prompt: Option<String>,
-        /// anthropic, openai, openrouter, gemini, ollama or lmstudio.
-        #[arg(long, default_value = "anthropic")]
-        provider: String,
-        /// The model id (default: the provider's; required for ollama and lmstudio).
-        #[arg(long)]
-        model: Option<String>,
-        /// Another endpoint speaking the provider's API, as its official SDK takes it (OpenAI's
-        /// includes /v1, Anthropic's does not).
-        #[arg(long, value_name = "URL")]
-        base_url: Option<String>,
-        /// Continue this conversation (its id is printed when it starts).
-        #[arg(long, value_name = "ID")]
-        conversation: Option<String>,
-        /// Model calls before the run stops and asks to be continued.
-        #[arg(long, default_value_t = 120)]
-        max_turns: u32,
-        /// A path the agent may read but never change (repeatable).
-        #[arg(long = "read-only", value_name = "PATH")]
-        read_only: Vec<String>,
-        /// How the agent sees images (`view_image`, `env:vision`): `main` when the main model can
-        /// see images, or PROVIDER:MODEL for a separate vision model (e.g. openai:gpt-4.1-mini).
-        /// Without it both are absent.
-        #[arg(long, value_name = "MODE")]
-        vision: Option<String>,
-        /// Print the event stream as JSON lines.
-        #[arg(long)]
-        json: bool,
-    },
+    Ask(ask::AskArgs),
     /// Run SCRIPT (a VFS path such as /scripts/tally.js) in the working environment over FOLDER,
     /// exactly as the agent's run_script would, streaming its console lines to stderr. Prints the
     /// result (or, with --json, the whole run); exits 1 when the script fails. Its edits stay
@@ -166,30 +134,7 @@ fn main() -> ExitCode {
         }
         Command::Discard { folder, paths, json } => changes::discard(cli.state_dir, &folder, &paths, json),
         Command::Verbs { folder, read_only, answers } => verbs::run(cli.state_dir, &folder, read_only, answers),
-        Command::Ask {
-            folder,
-            prompt,
-            provider,
-            model,
-            base_url,
-            conversation,
-            max_turns,
-            read_only,
-            vision,
-            json,
-        } => ask::run(ask::AskArgs {
-            state_dir: cli.state_dir,
-            folder,
-            prompt,
-            provider,
-            model,
-            base_url,
-            conversation,
-            max_turns,
-            read_only,
-            vision,
-            json,
-        }),
+        Command::Ask(args) => ask::run(cli.state_dir, args),
         Command::Run { folder, script, args, timeout_ms, json } => {
             run::run(run::RunArgs { state_dir: cli.state_dir, folder, script, args, timeout_ms, json })
         }
