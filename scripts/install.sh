@@ -2,6 +2,7 @@
 # Installs what Folio needs to build and run on this machine, and nothing that is already there.
 # Debian/Ubuntu: apt-get. macOS and Windows: prints the brew / winget commands to run.
 # Later issues add their rows here (Chromium, ffmpeg, LibreOffice, WebKitGTK, PDFium from PyPI).
+# Packages installed without recommends are collected in `office` (LibreOffice, the desktop app).
 set -euo pipefail
 
 quiet=0
@@ -42,6 +43,18 @@ command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 # The -nogui package without recommends is ~20 s cold; the full suite would be minutes.
 office=()
 command -v soffice >/dev/null 2>&1 || office+=(libreoffice-writer-nogui)
+# The desktop app (src-tauri): WebKitGTK and GTK to build it, Node.js + npm to build its UI, and
+# for the end-to-end tests a virtual X server (xvfb-run needs xauth) and WebKit's WebDriver.
+# Installed without recommends, like LibreOffice (~1 min on a bare machine).
+pkg-config --exists webkit2gtk-4.1 2>/dev/null || office+=(libwebkit2gtk-4.1-dev libgtk-3-dev)
+pkg-config --exists ayatana-appindicator3-0.1 2>/dev/null || office+=(libayatana-appindicator3-dev)
+pkg-config --exists librsvg-2.0 2>/dev/null || office+=(librsvg2-dev)
+pkg-config --exists xdo 2>/dev/null || [ -e /usr/include/xdo.h ] || office+=(libxdo-dev)
+pkg-config --exists openssl 2>/dev/null || office+=(libssl-dev)
+command -v Xvfb >/dev/null 2>&1 || office+=(xvfb)
+command -v xauth >/dev/null 2>&1 || office+=(xauth)
+[ -x /usr/bin/WebKitWebDriver ] || office+=(webkit2gtk-driver)
+command -v npm >/dev/null 2>&1 || office+=(nodejs npm)
 
 if [ "${#need[@]}" -gt 0 ] || [ "${#office[@]}" -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then

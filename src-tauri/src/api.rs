@@ -1,0 +1,325 @@
+//! The payloads of the app's commands and notifications. Every command is named
+//! `<resource>_<method>` (the UI calls it `resource.method`), takes a `*Params` and answers a
+//! `*Response`; streams carry `*Notification`s. Field names are camelCase on the wire, and the
+//! UI's TypeScript types in `ui/src/bindings.ts` are generated from these definitions
+//! ([`typescript`]); a test fails when that file is stale.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Opens a folder: the person's real folder, over which the agent works in a sandbox.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FolderOpenParams {
+    /// The folder on disk.
+    pub path: String,
+}
+
+/// What opening a folder found.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FolderOpenResponse {
+    /// The folder's absolute path.
+    pub folder: String,
+    /// Its last path component, for the title bar.
+    pub name: String,
+    /// What the environment warned about when it opened (missing tools, skipped settings).
+    pub warnings: Vec<String>,
+    /// What crash recovery did, when it had to.
+    pub recovery: Option<String>,
+}
+
+/// Which folder is open and what is pending in it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusGetResponse {
+    /// The open folder, or `None` before one is opened.
+    pub folder: Option<String>,
+    /// Every pending change, in path order.
+    pub changes: Vec<PendingChange>,
+    /// How many of them are in conflict.
+    pub conflicts: u32,
+    /// A message to show once (why the folder on the command line did not open).
+    pub notice: Option<String>,
+}
+
+/// What a pending change does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ChangeKindName {
+    /// A new file or directory.
+    Added,
+    /// A file whose content changed.
+    Modified,
+    /// A file or directory removed.
+    Deleted,
+    /// A move (`from` says where from).
+    Renamed,
+}
+
+/// One pending change, as the review panel lists it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingChange {
+    /// The agent's path (`/out/report.md`).
+    pub path: String,
+    /// What it does.
+    pub kind: ChangeKindName,
+    /// The source of a rename.
+    pub from: Option<String>,
+    /// True for a directory.
+    pub is_dir: bool,
+    /// Bytes after the change.
+    #[ts(type = "number | null")]
+    pub size: Option<u64>,
+    /// Bytes of the folder's file before the change.
+    #[ts(type = "number | null")]
+    pub base_size: Option<u64>,
+    /// Why committing it would overwrite something changed outside Folio, if it would.
+    pub conflict: Option<String>,
+}
+
+/// Lists one directory of the agent's view of the folder.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeListParams {
+    /// The directory (`/` for the top).
+    pub path: String,
+}
+
+/// The badge a tree row shows for its pending change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Badge {
+    /// New, not yet in the folder.
+    Added,
+    /// Changed (or, for a directory, holds changes).
+    Modified,
+    /// Removed, still in the folder until committed.
+    Deleted,
+    /// Changed both here and outside Folio.
+    Conflict,
+}
+
+/// One row of the tree.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeEntry {
+    /// The file or directory name.
+    pub name: String,
+    /// The agent's path.
+    pub path: String,
+    /// True for a directory.
+    pub is_dir: bool,
+    /// Bytes (0 for directories).
+    #[ts(type = "number")]
+    pub size: u64,
+    /// The pending-change badge, if any.
+    pub badge: Option<Badge>,
+}
+
+/// The rows of one directory: directories first, then files, each sorted by name.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeListResponse {
+    /// The directory listed.
+    pub path: String,
+    /// Its rows.
+    pub entries: Vec<TreeEntry>,
+}
+
+/// Reads a file for the preview pane.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FileReadParams {
+    /// The agent's path.
+    pub path: String,
+}
+
+/// A file's preview.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FileReadResponse {
+    /// The agent's path.
+    pub path: String,
+    /// The file's size in bytes.
+    #[ts(type = "number")]
+    pub size: u64,
+    /// The media type guessed from the name and bytes.
+    pub media_type: String,
+    /// The text (up to the preview limit), or `None` for a binary file.
+    pub text: Option<String>,
+    /// True when `text` stops at the preview limit.
+    pub truncated: bool,
+}
+
+/// Commits selected pending changes to the folder.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitApplyParams {
+    /// The changes to write (each path and everything below it).
+    pub paths: Vec<String>,
+    /// Conflicting paths whose agent version may overwrite the folder's.
+    #[serde(default)]
+    pub overwrite: Vec<String>,
+}
+
+/// A change a commit skipped because of a conflict.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SkippedChange {
+    /// The agent's path.
+    pub path: String,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+/// What a commit did.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitApplyResponse {
+    /// Files written into the folder.
+    pub written: Vec<String>,
+    /// Paths removed from the folder.
+    pub removed: Vec<String>,
+    /// Changes left pending because of conflicts.
+    pub skipped: Vec<SkippedChange>,
+    /// Changes still pending after the commit.
+    pub pending_left: u32,
+}
+
+/// Throws selected pending changes away; the folder is not touched.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscardApplyParams {
+    /// The changes to drop (each path and everything below it).
+    pub paths: Vec<String>,
+}
+
+/// What a discard dropped.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscardApplyResponse {
+    /// The changes dropped.
+    pub discarded: Vec<String>,
+}
+
+/// One script of the catalogue (`/scripts`).
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ScriptInfo {
+    /// The script's path (`/scripts/clean.js`).
+    pub path: String,
+    /// Its file name.
+    pub name: String,
+    /// Its one-line summary (the first sentence of its doc comment).
+    pub summary: String,
+}
+
+/// The script catalogue.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ScriptsListResponse {
+    /// Every script, by name.
+    pub scripts: Vec<ScriptInfo>,
+}
+
+/// Runs one script, as the agent's `run_script` would.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ScriptsRunParams {
+    /// The script's path.
+    pub path: String,
+    /// The object its default export receives (`{}` when absent).
+    #[serde(default)]
+    #[ts(type = "Record<string, unknown> | null")]
+    pub args: Option<serde_json::Value>,
+}
+
+/// A console line a running script printed, streamed while it runs.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ScriptProgressNotification {
+    /// The run's id.
+    pub run_id: String,
+    /// True for `console.error` / `console.warn`.
+    pub is_error: bool,
+    /// The line.
+    pub text: String,
+}
+
+/// How a script run ended.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ScriptsRunResponse {
+    /// The script.
+    pub path: String,
+    /// True when the default export returned without throwing.
+    pub ok: bool,
+    /// The result as text.
+    pub result_text: Option<String>,
+    /// The error, when it failed.
+    pub error: Option<String>,
+    /// Wall-clock milliseconds.
+    #[ts(type = "number")]
+    pub duration_ms: u64,
+    /// Changes pending after the run.
+    pub pending: u32,
+}
+
+/// The TypeScript declarations of every payload, as `ui/src/bindings.ts` holds them.
+pub fn typescript() -> String {
+    let decls = [
+        FolderOpenParams::decl(),
+        FolderOpenResponse::decl(),
+        StatusGetResponse::decl(),
+        ChangeKindName::decl(),
+        PendingChange::decl(),
+        TreeListParams::decl(),
+        Badge::decl(),
+        TreeEntry::decl(),
+        TreeListResponse::decl(),
+        FileReadParams::decl(),
+        FileReadResponse::decl(),
+        CommitApplyParams::decl(),
+        SkippedChange::decl(),
+        CommitApplyResponse::decl(),
+        DiscardApplyParams::decl(),
+        DiscardApplyResponse::decl(),
+        ScriptInfo::decl(),
+        ScriptsListResponse::decl(),
+        ScriptsRunParams::decl(),
+        ScriptProgressNotification::decl(),
+        ScriptsRunResponse::decl(),
+    ];
+    let mut out = String::from(
+        "// Generated from src-tauri/src/api.rs by `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.\n// Do not edit by hand.\n",
+    );
+    for decl in decls {
+        out.push_str("\nexport ");
+        out.push_str(&decl);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// `ui/src/bindings.ts` must be what the Rust types generate. Fix a failure with
+    /// `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.
+    #[test]
+    fn bindings_are_fresh() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/src/bindings.ts");
+        let want = super::typescript();
+        if std::env::var_os("UPDATE_BINDINGS").is_some() {
+            std::fs::write(&path, &want).unwrap();
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == want,
+            "ui/src/bindings.ts is stale — regenerate it with `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`"
+        );
+    }
+}

@@ -1,0 +1,126 @@
+//! The Tauri commands: each parses its `*Params`, asks the open [`Session`], and answers a
+//! `*Response` or an error the person can read (what happened, and the fix).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tauri::State;
+use tauri::ipc::Channel;
+
+use crate::api::*;
+use crate::session::Session;
+
+/// The app's state: the open folder, if any, and where per-folder state lives.
+#[derive(Default)]
+pub struct AppState {
+    /// The open folder.
+    pub session: Mutex<Option<Arc<Session>>>,
+    /// Where per-folder state lives (`None`: the default state directory).
+    pub state_dir: Option<PathBuf>,
+    /// Why the folder named on the command line did not open, shown once.
+    pub notice: Mutex<Option<String>>,
+}
+
+impl AppState {
+    /// The open session, or the error that tells the person to open a folder first.
+    pub fn current(&self) -> Result<Arc<Session>, String> {
+        self.session
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .ok_or_else(|| "no folder is open — choose one with Open Folder".to_string())
+    }
+
+    /// Opens `path`, replacing the open folder.
+    pub fn open(&self, path: &str) -> Result<FolderOpenResponse, String> {
+        let session = Session::open(&PathBuf::from(path), self.state_dir.clone())?;
+        let opened = session.opened();
+        *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(session));
+        Ok(opened)
+    }
+}
+
+async fn blocking<T: Send + 'static>(job: impl FnOnce() -> Result<T, String> + Send + 'static) -> Result<T, String> {
+    tauri::async_runtime::spawn_blocking(job)
+        .await
+        .map_err(|e| format!("the operation stopped unexpectedly: {e} — try again"))?
+}
+
+/// `folder.open`: opens a folder.
+#[tauri::command]
+pub async fn folder_open(state: State<'_, AppState>, params: FolderOpenParams) -> Result<FolderOpenResponse, String> {
+    state.open(&params.path)
+}
+
+/// `status.get`: the open folder and its pending changes.
+#[tauri::command]
+pub async fn status_get(state: State<'_, AppState>) -> Result<StatusGetResponse, String> {
+    let session = state.session.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let notice = state.notice.lock().unwrap_or_else(PoisonError::into_inner).take();
+    let mut status = match session {
+        Some(session) => blocking(move || session.status()).await?,
+        None => StatusGetResponse { folder: None, changes: Vec::new(), conflicts: 0, notice: None },
+    };
+    status.notice = notice;
+    Ok(status)
+}
+
+/// `tree.list`: one directory of the agent's view, with badges.
+#[tauri::command]
+pub async fn tree_list(state: State<'_, AppState>, params: TreeListParams) -> Result<TreeListResponse, String> {
+    let session = state.current()?;
+    blocking(move || session.list(&params.path)).await
+}
+
+/// `file.read`: a file's text for the preview pane.
+#[tauri::command]
+pub async fn file_read(state: State<'_, AppState>, params: FileReadParams) -> Result<FileReadResponse, String> {
+    let session = state.current()?;
+    blocking(move || session.read(&params.path)).await
+}
+
+/// `scripts.list`: the script catalogue.
+#[tauri::command]
+pub async fn scripts_list(state: State<'_, AppState>) -> Result<ScriptsListResponse, String> {
+    let session = state.current()?;
+    blocking(move || session.scripts()).await
+}
+
+/// `scripts.run`: runs a script, streaming its console lines over `on_progress`.
+#[tauri::command]
+pub async fn scripts_run(
+    state: State<'_, AppState>,
+    params: ScriptsRunParams,
+    on_progress: Channel<ScriptProgressNotification>,
+) -> Result<ScriptsRunResponse, String> {
+    let session = state.current()?;
+    blocking(move || {
+        session.run_script(
+            params,
+            Box::new(move |line| {
+                let _ = on_progress.send(line);
+            }),
+        )
+    })
+    .await
+}
+
+/// `commit.apply`: writes the selected changes into the folder.
+#[tauri::command]
+pub async fn commit_apply(
+    state: State<'_, AppState>,
+    params: CommitApplyParams,
+) -> Result<CommitApplyResponse, String> {
+    let session = state.current()?;
+    blocking(move || session.commit(&params)).await
+}
+
+/// `discard.apply`: throws the selected changes away.
+#[tauri::command]
+pub async fn discard_apply(
+    state: State<'_, AppState>,
+    params: DiscardApplyParams,
+) -> Result<DiscardApplyResponse, String> {
+    let session = state.current()?;
+    blocking(move || session.discard(&params)).await
+}

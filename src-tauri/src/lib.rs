@@ -1,0 +1,45 @@
+//! Folio's desktop app: a thin Tauri 2 shell over the library crates. It is the only crate that
+//! knows Tauri. [`session`] holds what the commands do (no Tauri in it), [`commands`] exposes it
+//! to the web UI, and [`api`] defines the payloads whose TypeScript types the UI imports.
+
+pub mod api;
+pub mod commands;
+pub mod session;
+
+use std::path::PathBuf;
+
+use commands::AppState;
+
+/// The folder named on the command line, if any (`folio-desktop [FOLDER]`).
+pub fn folder_argument(args: impl IntoIterator<Item = String>) -> Option<PathBuf> {
+    args.into_iter().skip(1).find(|a| !a.starts_with('-')).map(PathBuf::from)
+}
+
+/// The app's commands and state on any runtime: the real one in [`run`], the mock one in tests.
+pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
+    base.manage(state).invoke_handler(tauri::generate_handler![
+        commands::folder_open,
+        commands::status_get,
+        commands::tree_list,
+        commands::file_read,
+        commands::scripts_list,
+        commands::scripts_run,
+        commands::commit_apply,
+        commands::discard_apply,
+    ])
+}
+
+/// Runs the app. A folder given on the command line opens at start; if it cannot be opened the
+/// window starts empty and says why.
+pub fn run() -> Result<(), String> {
+    let state = AppState { state_dir: std::env::var_os("FOLIO_STATE_DIR").map(PathBuf::from), ..AppState::default() };
+    if let Some(folder) = folder_argument(std::env::args())
+        && let Err(e) = state.open(&folder.to_string_lossy())
+    {
+        *state.notice.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+    }
+    builder(tauri::Builder::default(), state)
+        .plugin(tauri_plugin_dialog::init())
+        .run(tauri::generate_context!())
+        .map_err(|e| format!("the window could not start: {e} — on Linux, install WebKitGTK with scripts/install.sh"))
+}

@@ -1,0 +1,111 @@
+// The window: a header with the folder, the tree, the preview, the script catalogue, and the
+// review-and-commit bar that is always visible at the bottom.
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { open as openDialog } from "@tauri-apps/plugin-dialog";
+import { api, message } from "./api";
+import type { FolderOpenResponse, StatusGetResponse } from "./bindings";
+import { Tree } from "./Tree";
+import { Preview } from "./Preview";
+import { Scripts } from "./Scripts";
+import { ReviewBar } from "./ReviewBar";
+
+export function App() {
+  const [folder, setFolder] = useState<FolderOpenResponse | null>(null);
+  const [status, setStatus] = useState<StatusGetResponse | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+
+  const refresh = useCallback(async () => {
+    try {
+      const next = await api.status.get();
+      setStatus(next);
+      if (next.notice) setError(next.notice);
+      setVersion((v) => v + 1);
+      return next;
+    } catch (e) {
+      setError(message(e));
+      return null;
+    }
+  }, []);
+
+  useEffect(() => {
+    refresh().then((s) => {
+      if (s?.folder) {
+        const name = s.folder.split(/[\\/]/).filter(Boolean).pop() ?? s.folder;
+        setFolder({ folder: s.folder, name, warnings: [], recovery: null });
+      }
+    });
+  }, [refresh]);
+
+  const openFolder = async () => {
+    try {
+      const picked = await openDialog({ directory: true, multiple: false, title: "Open a folder" });
+      if (typeof picked !== "string") return;
+      const opened = await api.folder.open(picked);
+      setFolder(opened);
+      setSelected(null);
+      setError(null);
+      await refresh();
+    } catch (e) {
+      setError(message(e));
+    }
+  };
+
+  const pending = status?.changes.length ?? 0;
+  return (
+    <div class="app">
+      <header class="top">
+        <div class="brand">
+          <span class="logo" aria-hidden="true" />
+          Folio
+        </div>
+        {folder && (
+          <div class="folder" id="folder-name" title={folder.folder}>
+            {folder.name}
+            <span class="folder-path">{folder.folder}</span>
+          </div>
+        )}
+        <div class="spacer" />
+        <button id="open-folder" class="secondary" onClick={openFolder}>
+          Open Folder…
+        </button>
+      </header>
+      {error && (
+        <div class="banner error" role="alert">
+          <span>{error}</span>
+          <button class="link" onClick={() => setError(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {folder?.warnings.map((w) => (
+        <div class="banner warn" key={w}>
+          {w}
+        </div>
+      ))}
+      {!folder ? (
+        <main class="empty">
+          <div class="empty-card">
+            <span class="logo big" aria-hidden="true" />
+            <h1>Open a folder to start</h1>
+            <p>
+              Folio works on a copy of your folder. Nothing reaches your files until you review the changes and commit
+              them.
+            </p>
+            <button id="open-folder-empty" onClick={openFolder}>
+              Open Folder…
+            </button>
+          </div>
+        </main>
+      ) : (
+        <main class="panels">
+          <Tree version={version} selected={selected} onSelect={setSelected} onError={setError} />
+          <Preview path={selected} version={version} />
+          <Scripts version={version} onDone={refresh} onError={setError} />
+        </main>
+      )}
+      {folder && <ReviewBar status={status} pending={pending} onChanged={refresh} onError={setError} />}
+    </div>
+  );
+}
