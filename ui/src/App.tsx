@@ -67,9 +67,11 @@ export function App() {
           </div>
         )}
         <div class="spacer" />
-        <button id="open-folder" class="secondary" onClick={openFolder}>
-          Open Folder…
-        </button>
+        {folder && (
+          <button id="open-folder" class="secondary" onClick={openFolder}>
+            Open Folder…
+          </button>
+        )}
       </header>
       {error && (
         <div class="banner error" role="alert">
