@@ -37,6 +37,11 @@ impl HostEvents {
         sender.is_some_and(|s| s.send(answer).is_ok())
     }
 
+    /// How many questions are waiting for an answer.
+    pub fn waiting_questions(&self) -> usize {
+        self.asks.lock().unwrap_or_else(|p| p.into_inner()).waiting.len()
+    }
+
     /// Gives up every waiting question (Stop, or the window closing).
     pub fn cancel_questions(&self) {
         let waiting = std::mem::take(&mut self.asks.lock().unwrap_or_else(|p| p.into_inner()).waiting);
