@@ -161,6 +161,8 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
     let mut totals = Usage::default();
     let mut cost = 0.0;
     let mut priced = false;
+    // A transcript that could not be saved is said once at the end, not swallowed per event.
+    let mut store_failure: Option<String> = None;
     let result = runtime.block_on(async {
         let stop = cancel.clone();
         tokio::spawn(async move {
@@ -170,7 +172,9 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
         });
         let mut on_event = |event: AgentEvent| {
             let value = serde_json::to_value(&event).unwrap_or(Value::Null);
-            let _ = store.append_event(&id, &value);
+            if let Err(e) = store.append_event(&id, &value) {
+                store_failure.get_or_insert_with(|| e.to_string());
+            }
             if json_mode {
                 let _ = writeln!(out, "{value}");
             } else {
@@ -218,7 +222,9 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
                     size: *size,
                     caption: caption.clone(),
                 };
-                let _ = store.record_presented(&id, &item);
+                if let Err(e) = store.record_presented(&id, &item) {
+                    store_failure.get_or_insert_with(|| e.to_string());
+                }
             }
         };
         agent.run(&mut conversation, input, &cancel, &mut on_event).await
@@ -226,6 +232,9 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
     let messages: Vec<Value> =
         conversation.messages.iter().map(|m| serde_json::to_value(m).unwrap_or(Value::Null)).collect();
     store.save_messages(&id, &messages)?;
+    if let Some(failure) = store_failure {
+        eprintln!("folio: part of this run's transcript (events or hand-offs) was not saved: {failure}");
+    }
     let pending = env.overlay().map(|o| o.pending().map(|p| p.len()).unwrap_or(0)).unwrap_or(0);
     if !json_mode {
         let money = if priced { format!(", about ${cost:.4}") } else { String::new() };

@@ -4,7 +4,6 @@
 //!
 //! Run with `cargo run --release -p folio-env --example bench_runs`. Targets: ≤ 1 ms warm,
 //! ≤ 2 MB for an idle environment, no thread held while idle.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,10 +34,10 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)]
 }
 
-fn main() {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let before = status();
     show("process before the environment", before);
-    let env = Environment::new(Arc::new(MemTree::new()), None, EnvOptions::default()).expect("environment");
+    let env = Environment::new(Arc::new(MemTree::new()), None, EnvOptions::default())?;
     let idle = status();
     show("idle environment", idle);
     if let (Some(a), Some(b)) = (before.0, idle.0) {
@@ -71,24 +70,27 @@ fn main() {
         percentile(&times, 0.95).as_secs_f64() * 1000.0
     );
     std::thread::sleep(Duration::from_millis(200));
-    engine_alone(&env);
+    engine_alone(&env)?;
     show("idle again after the runs", status());
+    Ok(())
 }
 
 /// The same trivial run straight on the engine over a plain tree (no gateway, no run log, no
 /// formatting), to show how much of the figure is the engine's own per-run setup.
-fn engine_alone(env: &Environment) {
+fn engine_alone(env: &Environment) -> Result<(), Box<dyn std::error::Error>> {
     use folio_script::{RunOptions, TreeFs};
-    let engine = env.engine().unwrap().clone();
+    let engine = env.engine().ok_or("scripts are off in this environment")?.clone();
     let tree: Arc<dyn folio_vfs::Tree> = Arc::new(MemTree::new());
-    let p = folio_vfs::VPath::parse("/scripts/one.js").unwrap();
-    tree.write(&p, b"export default async function () { return 1; }\n").unwrap();
+    let p = folio_vfs::VPath::parse("/scripts/one.js")?;
+    tree.write(&p, b"export default async function () { return 1; }\n")?;
     let fs = Arc::new(TreeFs::new(tree));
     let mut times = Vec::new();
     for _ in 0..300 {
         let t = Instant::now();
         let r = engine.run_blocking(fs.clone(), &p, Some("{}"), RunOptions::default());
-        assert!(r.outcome.is_ok());
+        if let Err(e) = r.outcome {
+            return Err(format!("the benchmark script failed: {e}").into());
+        }
         times.push(t.elapsed());
     }
     times.sort();
@@ -97,4 +99,5 @@ fn engine_alone(env: &Environment) {
         percentile(&times, 0.50).as_secs_f64() * 1000.0,
         percentile(&times, 0.95).as_secs_f64() * 1000.0
     );
+    Ok(())
 }

@@ -318,17 +318,25 @@ impl Gateway {
         // grows by the full new length: (new − prior) + prior.
         self.check_size(path, content.len() as u64, 0)?;
         let script = self.validate(path, &content)?;
+        self.replace_locked(path, prior.as_deref(), &content, script, op)
+    }
+
+    /// The common tail of a write and an edit, under the lock: plan the derived `.d.ts`, check the
+    /// tree's size (the prior content moves into a version blob, so the tree grows by the whole new
+    /// length), record the version, write, apply the `.d.ts`, count the mutation.
+    fn replace_locked(
+        &self,
+        path: &VPath,
+        prior: Option<&[u8]>,
+        content: &[u8],
+        script: Option<ScriptCheck>,
+        op: &'static str,
+    ) -> Result<Written> {
         let derived = self.plan_dts(path, script.as_ref())?;
         let delta = content.len() as i64 + derived.as_ref().map_or(0, DtsPlan::growth);
         self.check_size(path, content.len() as u64, delta)?;
-        take(&self.versions).record(
-            self.tree.as_ref(),
-            path,
-            prior.as_deref(),
-            op,
-            self.limits.max_versions_per_file,
-        )?;
-        self.tree.write(path, &content)?;
+        take(&self.versions).record(self.tree.as_ref(), path, prior, op, self.limits.max_versions_per_file)?;
+        self.tree.write(path, content)?;
         self.apply_dts(derived)?;
         self.bump();
         Ok(Written { created: prior.is_none(), size: content.len() as u64, script })
@@ -348,21 +356,7 @@ impl Gateway {
         if prior.as_deref() != Some(expected) {
             return Ok(None);
         }
-        // As for a write, the prior content moves into a version blob.
-        let derived = self.plan_dts(path, script.as_ref())?;
-        let delta = content.len() as i64 + derived.as_ref().map_or(0, DtsPlan::growth);
-        self.check_size(path, content.len() as u64, delta)?;
-        take(&self.versions).record(
-            self.tree.as_ref(),
-            path,
-            prior.as_deref(),
-            "edit",
-            self.limits.max_versions_per_file,
-        )?;
-        self.tree.write(path, content)?;
-        self.apply_dts(derived)?;
-        self.bump();
-        Ok(Some(Written { created: false, size: content.len() as u64, script }))
+        self.replace_locked(path, prior.as_deref(), content, script, "edit").map(Some)
     }
 
     /// Creates a directory (and its parents).
