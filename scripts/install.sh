@@ -42,7 +42,17 @@ command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 # LibreOffice renders Office files in env:render (optional at run time; the tests convert a .docx).
 # The -nogui package without recommends is ~20 s cold; the full suite would be minutes.
 office=()
-command -v soffice >/dev/null 2>&1 || office+=(libreoffice-writer-nogui)
+# Each component is checked by its own package: Writer alone cannot open a workbook or a deck.
+has_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+for pkg in libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui; do
+  has_pkg "$pkg" || office+=("$pkg")
+done
+# Media: ffmpeg makes the test videos and transcodes a webm preview when the webview cannot play a
+# file; the GStreamer plugins let WebKitGTK's <video> decode H.264 (libav) and VP8/VP9 + WebM (good).
+command -v ffmpeg >/dev/null 2>&1 || office+=(ffmpeg)
+for pkg in gstreamer1.0-plugins-good gstreamer1.0-libav; do
+  has_pkg "$pkg" || office+=("$pkg")
+done
 # The desktop app (src-tauri): WebKitGTK and GTK to build it, Node.js + npm to build its UI, and
 # for the end-to-end tests a virtual X server (xvfb-run needs xauth) and WebKit's WebDriver.
 # Installed without recommends, like LibreOffice (~1 min on a bare machine).
