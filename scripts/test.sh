@@ -12,5 +12,5 @@ cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --no-fail-fast
 # The desktop app's end-to-end test: the real window under a virtual X server, driven through
 # WebKitGTK's WebDriver. Serial, and bounded so a stuck window cannot hang CI.
-FOLIO_E2E=1 FOLIO_E2E_OUT="${FOLIO_E2E_OUT:-$CARGO_TARGET_DIR/e2e}" timeout 600 \
+FOLIO_E2E=1 FOLIO_E2E_OUT="${FOLIO_E2E_OUT:-$CARGO_TARGET_DIR/e2e}" timeout 1200 \
   xvfb-run -a -s "-screen 0 1280x800x24" cargo test -p folio-desktop --test e2e -- --test-threads=1

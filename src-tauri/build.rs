@@ -17,7 +17,11 @@ fn npm(ui: &Path, args: &[&str]) -> Result<(), String> {
 }
 
 fn main() -> Result<(), String> {
-    let ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui");
+    // Read at run time: a build script compiled for another checkout that shares the target
+    // directory must not build that checkout's UI.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR")
+        .map_err(|_| "CARGO_MANIFEST_DIR is unset — run this build through cargo".to_string())?;
+    let ui = Path::new(&manifest).join("../ui");
     for watched in ["src", "index.html", "package.json", "package-lock.json", "vite.config.ts"] {
         println!("cargo:rerun-if-changed={}", ui.join(watched).display());
     }

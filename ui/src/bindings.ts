@@ -1,4 +1,4 @@
-// Generated from src-tauri/src/api.rs by `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.
+// Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.
 // Do not edit by hand.
 
 export type FolderOpenParams = { 

@@ -1,7 +1,8 @@
 //! The payloads of the app's commands and notifications. Every command is named
 //! `<resource>_<method>` (the UI calls it `resource.method`), takes a `*Params` and answers a
 //! `*Response`; streams carry `*Notification`s. Field names are camelCase on the wire, and the
-//! UI's TypeScript types in `ui/src/bindings.ts` are generated from these definitions
+//! UI's TypeScript types in `ui/src/bindings.ts` are generated from these definitions and
+//! those of the submodules, one per concern
 //! ([`typescript`]); a test fails when that file is stale.
 
 use serde::{Deserialize, Serialize};
@@ -267,9 +268,9 @@ pub struct ScriptsRunResponse {
     pub pending: u32,
 }
 
-/// The TypeScript declarations of every payload, as `ui/src/bindings.ts` holds them.
-pub fn typescript() -> String {
-    let decls = [
+/// The folder, tree, file, script, commit and discard payloads defined in this file.
+fn core_decls() -> Vec<String> {
+    vec![
         FolderOpenParams::decl(),
         FolderOpenResponse::decl(),
         StatusGetResponse::decl(),
@@ -291,9 +292,15 @@ pub fn typescript() -> String {
         ScriptsRunParams::decl(),
         ScriptProgressNotification::decl(),
         ScriptsRunResponse::decl(),
-    ];
+    ]
+}
+
+/// The TypeScript declarations of every payload, as `ui/src/bindings.ts` holds them. Each
+/// submodule of payloads (one per concern) contributes its own `decls()` here.
+pub fn typescript() -> String {
+    let decls = core_decls();
     let mut out = String::from(
-        "// Generated from src-tauri/src/api.rs by `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.\n// Do not edit by hand.\n",
+        "// Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.\n// Do not edit by hand.\n",
     );
     for decl in decls {
         out.push_str("\nexport ");
