@@ -16,6 +16,7 @@ On macOS, install the prerequisites with Homebrew, then run this script again:
   xcode-select --install        # C compiler for the bundled SQLite
   brew install rustup && rustup-init -y
   brew install python qpdf && brew install --cask libreoffice   # PDFium fetch, test PDFs, Office rendering
+  brew install node ffmpeg      # the desktop UI build; test videos and webm previews
   bash scripts/get-pdfium.sh    # PDFium from the pinned pypdfium2 wheel into ~/.cache/folio/pdfium
 MSG
     command -v cargo >/dev/null && command -v cc >/dev/null && exit 0 || exit 1 ;;
@@ -25,6 +26,7 @@ On Windows, install the prerequisites with winget, then run this script again:
   winget install Rustlang.Rustup
   winget install Microsoft.VisualStudio.2022.BuildTools   # MSVC linker and C compiler
   winget install Python.Python.3.12 TheDocumentFoundation.LibreOffice   # PDFium fetch, Office rendering
+  winget install OpenJS.NodeJS.LTS Gyan.FFmpeg   # the desktop UI build; test videos and webm previews
   bash scripts/get-pdfium.sh    # (Git Bash) PDFium from the pinned pypdfium2 wheel into %LOCALAPPDATA%\folio\pdfium
 MSG
     command -v cargo >/dev/null && exit 0 || exit 1 ;;
