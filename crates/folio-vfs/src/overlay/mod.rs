@@ -124,6 +124,13 @@ impl Overlay {
         &self.state_dir
     }
 
+    /// What the folder itself holds at `path` now, ignoring pending changes: the "before" of a
+    /// before/after view. Like every disk access it goes through the containment check, so a
+    /// path that resolves outside the folder is refused by name.
+    pub fn read_disk(&self, path: &VPath) -> Result<Vec<u8>> {
+        self.host.read(path)
+    }
+
     /// True when the host folder folds case (see [`CaseMode`]).
     pub fn case_insensitive(&self) -> bool {
         self.host.case_insensitive

@@ -39,6 +39,19 @@ fn links_that_leave_the_folder_are_refused_and_not_listed() {
 }
 
 #[test]
+fn the_disk_view_ignores_pending_changes_and_stays_inside() {
+    let (f, _outside) = folder_with_links();
+    let o = f.open();
+    o.write(&p("/inside/real.txt"), b"pending").unwrap();
+    assert_eq!(o.read(&p("/inside/real.txt")).unwrap(), b"pending");
+    assert_eq!(o.read_disk(&p("/inside/real.txt")).unwrap(), b"real\n");
+    let err = o.read_disk(&p("/file-out")).unwrap_err().to_string();
+    assert!(err.starts_with("refusing /file-out: it resolves outside the folder ("), "{err}");
+    o.write(&p("/inside/new.txt"), b"new").unwrap();
+    assert!(o.read_disk(&p("/inside/new.txt")).is_err(), "a file only the overlay has is not on disk");
+}
+
+#[test]
 fn links_that_stay_inside_work() {
     let (f, _outside) = folder_with_links();
     let o = f.open();
