@@ -22,6 +22,7 @@ mod events;
 mod message;
 mod prompt;
 mod providers;
+mod setup;
 pub mod sse;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -36,6 +37,7 @@ pub use events::{AgentEvent, FinishReason};
 pub use message::{Image, Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};
 pub use prompt::{DESK_PROMPT, system_prompt};
 pub use providers::{PRESETS, Preset, preset};
+pub use setup::{ConnectionOutcome, ConnectionReport, conversation_from_stored, preset_named, test_connection};
 pub use vision::{VisionClient, VisionSeam, vision_module};
 pub use wire::openai::TokenParam;
 pub use wire::{ModelTurn, StreamEvent, TurnBuilder, WireFormat, heal};

@@ -10,8 +10,9 @@
 //!
 //! API keys never enter SQLite. They go to the OS keychain (Keychain on macOS, Credential Manager
 //! on Windows, the Secret Service on Linux); where no keychain service runs (headless Linux, CI)
-//! the provider's environment variable is used instead, and [`Secrets::get`] says so in a one-line
-//! notice rather than failing.
+//! a key file readable only by its owner (`keys.json` under the state root, when the host asks for
+//! it with [`Secrets::for_state_root`]) or the provider's environment variable is used instead, and
+//! [`Secrets::get`] says so in a one-line notice rather than failing.
 
 mod secrets;
 mod store;

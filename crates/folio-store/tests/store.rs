@@ -82,3 +82,24 @@ fn keys_fall_back_to_the_environment_when_no_keychain_runs() {
     assert!(!key.is_empty());
     assert!(matches!(&source, KeySource::Environment(v) if v == "PATH") || source == KeySource::Keychain);
 }
+
+#[test]
+fn where_no_keychain_is_used_keys_go_to_an_owner_only_file_and_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("keys.json");
+    let secrets = Secrets::file_only(&file);
+    assert_eq!(secrets.get("openai", None).0, None);
+    let source = secrets.set("openai", "sk-test-1").unwrap();
+    assert_eq!(source, KeySource::File(file.clone()));
+    assert!(source.to_string().contains("no OS keychain"), "{source}");
+    let (found, _) = secrets.get("openai", Some("PATH"));
+    assert_eq!(found, Some(("sk-test-1".to_owned(), KeySource::File(file.clone()))), "the file wins over the variable");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    assert_eq!(secrets.get("anthropic", None).0, None, "keys are per provider");
+    secrets.set("openai", "").unwrap();
+    assert_eq!(secrets.get("openai", None).0, None, "an empty key removes it");
+}

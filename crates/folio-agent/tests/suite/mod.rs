@@ -1,4 +1,5 @@
 mod agent_loop;
 mod ask;
+mod connection;
 mod stream;
 mod vision;
