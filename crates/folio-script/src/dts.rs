@@ -1,10 +1,28 @@
 //! The `.d.ts` of an entry script, from its default export's parameters and JSDoc.
 //!
-//! QuickJS does the parsing: the load hands over the default export's own source text (QuickJS
-//! keeps it for `Function.prototype.toString`), so locating the function needs no JavaScript
-//! parser here. What remains is text work on two small pieces — the parameter list and the
-//! `/** … */` block just before the export — done by a scanner that respects strings, template
-//! literals, comments and bracket nesting.
+//! The module is parsed with oxc, and the default export is found in any of the forms scripts
+//! use: `export default [async] function [name](…)`, an arrow (parenthesised or not), a class,
+//! and `export default name` or `export { name as default }` naming a function declared at the
+//! top level (`function name`, `const name = (…) => …`, `const name = function …`, exported or
+//! not). Its first parameter describes the argument object: an identifier, an object pattern
+//! (each property a field; a default makes it optional, `...rest` adds an index signature), an
+//! array pattern, a default for the whole parameter (an optional argument) or a rest parameter.
+//! The `/** … */` block attached to the statement that declares the function (or, failing that,
+//! to the export statement) supplies the description, the types (`@param {T} args`, or field by
+//! field with `@param {T} args.field`) and the return type (`jsdoc.rs` reads the block).
+//!
+//! The declaration is always one line, `declare function name(args: T): R;`, which the desktop
+//! app's argument form reads; the tags' descriptions go into the comment block above it.
+
+use oxc_allocator::Allocator;
+use oxc_ast::ast::{
+    BindingPattern, BindingPatternKind, Declaration as AstDeclaration, ExportDefaultDeclarationKind, Expression,
+    FormalParameters, Program, Statement,
+};
+use oxc_parser::Parser;
+use oxc_span::{GetSpan, SourceType};
+
+use crate::jsdoc::{self, JsDoc};
 
 /// The generated declaration and the facts `ls` shows.
 pub(crate) struct Declaration {
@@ -13,95 +31,133 @@ pub(crate) struct Declaration {
     pub has_jsdoc: bool,
 }
 
-#[derive(Default)]
-struct JsDoc {
-    description: Vec<String>,
-    params: Vec<Param>,
-    returns: Option<String>,
+/// What the default export's first parameter looks like.
+#[derive(Debug, Clone, PartialEq)]
+enum Arg {
+    /// The function takes no parameter.
+    Nothing,
+    /// Not a function the parser can see through (a class, a value computed at run time).
+    Unknown,
+    /// `(args)`, or `(args = {})` when `optional`.
+    Named { name: String, optional: bool },
+    /// `({ a, b = 1, ...rest })` — each field with whether it has a default — or the same with a
+    /// default for the whole pattern when `optional`.
+    Object { fields: Vec<(String, bool)>, rest: bool, optional: bool },
+    /// `([a, b])`.
+    List { optional: bool },
+    /// `(...args)`.
+    Rest,
 }
 
-struct Param {
-    ty: Option<String>,
-    name: String,
-    optional: bool,
+fn function_arg(params: &FormalParameters<'_>) -> Arg {
+    match params.items.first() {
+        Some(first) => pattern_arg(&first.pattern, false),
+        None if params.rest.is_some() => Arg::Rest,
+        None => Arg::Nothing,
+    }
 }
 
-/// Index just past the bracket closing the one at `open`, skipping strings, templates and comments.
-fn close_of(text: &str, open: usize) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut i = open;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            q @ (b'"' | b'\'' | b'`') => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != q {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i = text[i + 2..].find("*/").map_or(bytes.len(), |at| i + 2 + at + 1);
-            }
-            _ => {}
+fn pattern_arg(pattern: &BindingPattern<'_>, optional: bool) -> Arg {
+    match &pattern.kind {
+        BindingPatternKind::BindingIdentifier(id) => Arg::Named { name: id.name.to_string(), optional },
+        BindingPatternKind::AssignmentPattern(assign) => pattern_arg(&assign.left, true),
+        BindingPatternKind::ArrayPattern(_) => Arg::List { optional },
+        BindingPatternKind::ObjectPattern(object) => {
+            let fields = object
+                .properties
+                .iter()
+                .filter(|p| !p.computed)
+                .filter_map(|p| {
+                    let key = p.key.static_name()?.to_string();
+                    Some((key, matches!(p.value.kind, BindingPatternKind::AssignmentPattern(_))))
+                })
+                .collect();
+            Arg::Object { fields, rest: object.rest.is_some(), optional }
         }
-        i += 1;
+    }
+}
+
+/// A function-like expression's argument shape, looking through parentheses.
+fn expression_arg(expression: &Expression<'_>) -> Option<Arg> {
+    match expression.without_parentheses() {
+        Expression::FunctionExpression(f) => Some(function_arg(&f.params)),
+        Expression::ArrowFunctionExpression(a) => Some(function_arg(&a.params)),
+        Expression::ClassExpression(_) => Some(Arg::Unknown),
+        _ => None,
+    }
+}
+
+/// The argument shape of `name` if `declaration` declares it.
+fn declared(declaration: &AstDeclaration<'_>, name: &str) -> Option<Arg> {
+    match declaration {
+        AstDeclaration::FunctionDeclaration(f) if f.id.as_ref().is_some_and(|id| id.name == name) => {
+            Some(function_arg(&f.params))
+        }
+        AstDeclaration::ClassDeclaration(c) if c.id.as_ref().is_some_and(|id| id.name == name) => Some(Arg::Unknown),
+        AstDeclaration::VariableDeclaration(v) => v.declarations.iter().find_map(|d| match &d.id.kind {
+            BindingPatternKind::BindingIdentifier(id) if id.name == name => {
+                Some(d.init.as_ref().and_then(expression_arg).unwrap_or(Arg::Unknown))
+            }
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// The top-level declaration of `name`: its argument shape and the start of its statement
+/// (where its JSDoc is attached).
+fn declaration_of(program: &Program<'_>, name: &str) -> Option<(Arg, u32)> {
+    program.body.iter().find_map(|statement| {
+        let declaration = match statement {
+            Statement::ExportNamedDeclaration(e) => e.declaration.as_ref()?,
+            other => other.as_declaration()?,
+        };
+        declared(declaration, name).map(|arg| (arg, statement.span().start))
+    })
+}
+
+/// The JSDoc block attached to the token at `start` (the first token of a statement).
+fn jsdoc_at(program: &Program<'_>, start: u32) -> Option<String> {
+    let comment = program.comments.iter().rev().find(|c| c.is_jsdoc() && c.attached_to == start)?;
+    let span = comment.content_span();
+    let text = program.source_text.get(span.start as usize..span.end as usize)?;
+    // `content_span` keeps the second `*` of `/**`.
+    Some(text.strip_prefix('*').unwrap_or(text).to_owned())
+}
+
+/// The default export's argument shape and JSDoc text, when the module parses and has one.
+fn find_default(program: &Program<'_>) -> Option<(Arg, Option<String>)> {
+    for statement in &program.body {
+        let export_start = statement.span().start;
+        let (arg, declared_at) = match statement {
+            Statement::ExportDefaultDeclaration(d) => match &d.declaration {
+                ExportDefaultDeclarationKind::FunctionDeclaration(f) => (function_arg(&f.params), None),
+                ExportDefaultDeclarationKind::ClassDeclaration(_) => (Arg::Unknown, None),
+                other => match other.as_expression().map(Expression::without_parentheses) {
+                    Some(Expression::Identifier(id)) => match declaration_of(program, &id.name) {
+                        Some((arg, at)) => (arg, Some(at)),
+                        None => (Arg::Unknown, None),
+                    },
+                    Some(expression) => (expression_arg(expression).unwrap_or(Arg::Unknown), None),
+                    None => (Arg::Unknown, None),
+                },
+            },
+            Statement::ExportNamedDeclaration(e) if e.source.is_none() => {
+                let Some(local) = e.specifiers.iter().find(|s| s.exported.name() == "default").map(|s| s.local.name())
+                else {
+                    continue;
+                };
+                match declaration_of(program, &local) {
+                    Some((arg, at)) => (arg, Some(at)),
+                    None => (Arg::Unknown, None),
+                }
+            }
+            _ => continue,
+        };
+        let jsdoc = declared_at.and_then(|at| jsdoc_at(program, at)).or_else(|| jsdoc_at(program, export_start));
+        return Some((arg, jsdoc));
     }
     None
-}
-
-/// Splits `text` at commas that are not inside brackets, strings or comments.
-fn split_top(text: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    let bytes = text.as_bytes();
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' | b'[' | b'{' | b'"' | b'\'' | b'`' => {
-                let end = if matches!(bytes[i], b'"' | b'\'' | b'`') {
-                    let q = bytes[i];
-                    let mut j = i + 1;
-                    while j < bytes.len() && bytes[j] != q {
-                        if bytes[j] == b'\\' {
-                            j += 1;
-                        }
-                        j += 1;
-                    }
-                    j + 1
-                } else {
-                    close_of(text, i).unwrap_or(bytes.len())
-                };
-                i = end;
-                continue;
-            }
-            b',' => {
-                parts.push(text[start..i].trim().to_owned());
-                start = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let last = text[start.min(text.len())..].trim();
-    if !last.is_empty() {
-        parts.push(last.to_owned());
-    }
-    parts
 }
 
 fn is_ident(s: &str) -> bool {
@@ -110,196 +166,147 @@ fn is_ident(s: &str) -> bool {
         && c.all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$')
 }
 
-/// The parameter list of a function's source text; `None` for a class.
-fn parameters(source: &str) -> Option<Vec<String>> {
-    let s = source.trim_start();
-    if s.starts_with("class") {
-        return None;
-    }
-    let s = s.strip_prefix("async").map_or(s, str::trim_start);
-    if !s.starts_with("function") && !s.starts_with('(') {
-        let ident: String = s.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$').collect();
-        if s[ident.len()..].trim_start().starts_with("=>") {
-            return Some(vec![ident]);
-        }
-    }
-    let open = s.find('(')?;
-    let close = close_of(s, open)?;
-    Some(split_top(&s[open + 1..close - 1]))
+/// A type JSDoc writes when it means "some object": too vague to replace a field list.
+fn is_vague(ty: &str) -> bool {
+    matches!(ty, "any" | "object" | "Object" | "*")
 }
 
-/// The TypeScript type of a parameter pattern written without JSDoc.
-fn pattern_type(param: &str) -> String {
-    let Some(inner) = param.strip_prefix('{') else { return "any".into() };
-    let Some(end) = close_of(param, 0) else { return "any".into() };
-    let inner = &inner[..end - 2];
-    let mut fields = Vec::new();
-    for item in split_top(inner) {
-        if item.starts_with("...") {
-            fields.push("[key: string]: any".to_owned());
-            continue;
-        }
-        let key: String = item.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$').collect();
-        if key.is_empty() {
-            continue;
-        }
-        let rest = item[key.len()..].trim_start();
-        let optional = rest.starts_with('=') || (rest.starts_with(':') && split_default(&rest[1..]));
-        fields.push(format!("{key}{}: any", if optional { "?" } else { "" }));
-    }
-    if fields.is_empty() { "{}".into() } else { format!("{{ {} }}", fields.join("; ")) }
-}
-
-/// True when a renamed or nested binding (`a: b = 1`, `a: { x } = {}`) carries a default.
-fn split_default(rest: &str) -> bool {
-    let rest = rest.trim_start();
-    let after = if rest.starts_with('{') || rest.starts_with('[') {
-        close_of(rest, 0).map_or("", |end| &rest[end..])
-    } else {
-        rest.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
-    };
-    after.trim_start().starts_with('=')
-}
-
-/// The `/** … */` block right before the default export, if any.
-fn jsdoc_before(module: &str, fn_source: &str) -> Option<String> {
-    let at = module.find(fn_source).filter(|_| !fn_source.is_empty()).or_else(|| module.find("export default"))?;
-    let mut head = module[..at].trim_end();
-    if let Some(h) = head.strip_suffix("export default") {
-        head = h.trim_end();
-    }
-    let body = head.strip_suffix("*/")?;
-    let start = body.rfind("/**")?;
-    Some(body[start + 3..].to_owned())
-}
-
-/// Takes a `{…}` type (balanced) off the front of `s`.
-fn take_type(s: &str) -> (Option<String>, &str) {
-    let s = s.trim_start();
-    if !s.starts_with('{') {
-        return (None, s);
-    }
-    let mut depth = 0;
-    for (i, c) in s.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    let ty = s[1..i].trim();
-                    let ty = if ty.is_empty() || ty == "*" { "any" } else { ty };
-                    return (Some(ty.to_owned()), &s[i + 1..]);
-                }
-            }
-            _ => {}
-        }
-    }
-    (None, s)
-}
-
-fn parse_jsdoc(raw: &str) -> JsDoc {
-    let lines: Vec<String> = raw
-        .lines()
-        .map(|l| {
-            let t = l.trim_start();
-            let t = t.strip_prefix('*').unwrap_or(t);
-            t.strip_prefix(' ').unwrap_or(t).trim_end().to_owned()
+/// The declared function's parameter list (`args: T`, `args?: T`, `...args: any[]` or nothing).
+fn parameter(arg: &Arg, doc: &JsDoc) -> Option<String> {
+    let plain = |name: Option<&str>| {
+        doc.params.iter().find(|p| {
+            !p.name.contains('.') && p.ty.as_deref().is_some_and(|t| !is_vague(t)) && name.is_none_or(|n| n == p.name)
         })
-        .collect();
-    let mut doc = JsDoc::default();
-    let mut tags: Vec<String> = Vec::new();
-    for line in lines {
-        if line.trim_start().starts_with('@') {
-            tags.push(line.trim_start().to_owned());
-        } else if let Some(last) = tags.last_mut() {
-            last.push(' ');
-            last.push_str(line.trim());
-        } else {
-            doc.description.push(line);
-        }
-    }
-    while doc.description.first().is_some_and(|l| l.trim().is_empty()) {
-        doc.description.remove(0);
-    }
-    while doc.description.last().is_some_and(|l| l.trim().is_empty()) {
-        doc.description.pop();
-    }
-    for tag in tags {
-        let (name, rest) = tag[1..].split_once(char::is_whitespace).unwrap_or((&tag[1..], ""));
-        match name {
-            "param" | "arg" | "argument" => {
-                let (ty, rest) = take_type(rest);
-                let word = rest.split_whitespace().next().unwrap_or("");
-                let (word, optional) = match word.strip_prefix('[') {
-                    Some(w) => (w.trim_end_matches(']').split('=').next().unwrap_or(""), true),
-                    None => (word, false),
-                };
-                if !word.is_empty() {
-                    doc.params.push(Param { ty, name: word.to_owned(), optional });
-                }
+    };
+    // Fields documented one by one: `@param {T} args.field` (any first segment).
+    let dotted: Vec<&jsdoc::Param> = doc.params.iter().filter(|p| p.name.split('.').count() == 2).collect();
+    let field = |key: &str, has_default: bool| {
+        let documented = dotted.iter().find(|p| p.name.split('.').nth(1) == Some(key));
+        let optional = has_default || documented.is_some_and(|p| p.optional);
+        let ty = documented.and_then(|p| p.ty.as_deref()).unwrap_or("any");
+        format!("{key}{}: {ty}", if optional { "?" } else { "" })
+    };
+    let object = |fields: &[(String, bool)], rest: bool| {
+        let mut out: Vec<String> = fields.iter().map(|(k, d)| field(k, *d)).collect();
+        for p in &dotted {
+            let key = p.name.split('.').nth(1).unwrap_or("");
+            if !key.is_empty() && !fields.iter().any(|(k, _)| k == key) {
+                out.push(field(key, false));
             }
-            "returns" | "return" => doc.returns = take_type(rest).0,
-            _ => {}
+        }
+        if rest {
+            out.push("[key: string]: any".into());
+        }
+        if out.is_empty() { "{}".to_owned() } else { format!("{{ {} }}", out.join("; ")) }
+    };
+    let mark = |optional: bool| if optional { "?" } else { "" };
+    match arg {
+        Arg::Nothing => None,
+        Arg::Rest => Some("...args: any[]".into()),
+        Arg::Unknown => Some(format!(
+            "args: {}",
+            plain(None).and_then(|p| p.ty.clone()).unwrap_or_else(|| if dotted.is_empty() {
+                "any".into()
+            } else {
+                object(&[], false)
+            })
+        )),
+        Arg::Named { name, optional } => {
+            let ty = match plain(Some(name)).and_then(|p| p.ty.clone()) {
+                Some(ty) => ty,
+                None if !dotted.is_empty() => object(&[], false),
+                None => "any".into(),
+            };
+            Some(format!("args{}: {ty}", mark(*optional)))
+        }
+        Arg::Object { fields, rest, optional } => {
+            let ty = plain(None).and_then(|p| p.ty.clone()).unwrap_or_else(|| object(fields, *rest));
+            Some(format!("args{}: {ty}", mark(*optional)))
+        }
+        Arg::List { optional } => {
+            let ty = plain(None).and_then(|p| p.ty.clone()).unwrap_or_else(|| "any[]".into());
+            Some(format!("args{}: {ty}", mark(*optional)))
         }
     }
-    doc
 }
 
-/// Builds the declaration of the entry script at `path` from its module source and its default
-/// export's name and source text.
-pub(crate) fn declare(path: &str, module: &str, default_name: &str, default_source: &str) -> Declaration {
-    let raw = jsdoc_before(module, default_source);
-    let doc = raw.as_deref().map(parse_jsdoc).unwrap_or_default();
-    let name = if is_ident(default_name) && default_name != "default" {
-        default_name.to_owned()
-    } else {
-        let base = path.rsplit('/').next().unwrap_or("script").trim_end_matches(".js");
-        let mut n: String = base.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
-        if n.chars().next().is_none_or(|c| c.is_ascii_digit()) {
-            n.insert(0, '_');
-        }
-        n
-    };
-    let params = parameters(default_source);
-    let first = params.as_ref().map_or(Some("args".to_owned()), |p| p.first().cloned());
-    let dotted: Vec<&Param> = doc.params.iter().filter(|p| p.name.split('.').count() == 2).collect();
-    let plain_name = first.as_deref().map(|f| f.split('=').next().unwrap_or("").trim().to_owned());
-    let arg_type = if !dotted.is_empty() {
-        let fields: Vec<String> = dotted
-            .iter()
-            .map(|p| {
-                let key = p.name.split('.').nth(1).unwrap_or("");
-                format!("{key}{}: {}", if p.optional { "?" } else { "" }, p.ty.as_deref().unwrap_or("any"))
-            })
-            .collect();
-        Some(format!("{{ {} }}", fields.join("; ")))
-    } else if let Some(p) = doc.params.iter().find(|p| {
-        !p.name.contains('.')
-            && p.ty.as_deref().is_some_and(|t| t != "any" && t != "object")
-            && plain_name.as_deref().is_none_or(|n| !is_ident(n) || n == p.name)
-    }) {
-        p.ty.clone()
-    } else {
-        first.as_deref().map(pattern_type)
-    };
-    let returns = doc.returns.clone().unwrap_or_else(|| "Promise<unknown>".into());
-    let mut dts = String::new();
-    match doc.description.len() {
-        0 => {}
-        1 => dts.push_str(&format!("/** {} */\n", doc.description[0].trim())),
+/// The comment block above the declaration: the description, then the tags that carry a
+/// description of their own.
+fn comment(doc: &JsDoc) -> String {
+    let mut lines: Vec<String> = doc.description.clone();
+    let tagged: Vec<String> = doc
+        .params
+        .iter()
+        .filter(|p| !p.description.is_empty())
+        .map(|p| format!("@param {} {}", p.name, p.description))
+        .chain(doc.returns.iter().filter(|r| !r.description.is_empty()).map(|r| format!("@returns {}", r.description)))
+        .collect();
+    if !tagged.is_empty() && !lines.is_empty() {
+        lines.push(String::new());
+    }
+    lines.extend(tagged);
+    match lines.as_slice() {
+        [] => String::new(),
+        [one] => format!("/** {} */\n", one.trim()),
         _ => {
-            dts.push_str("/**\n");
-            for l in &doc.description {
-                dts.push_str(&format!(" * {l}\n").replace(" * \n", " *\n"));
+            let mut out = String::from("/**\n");
+            for l in &lines {
+                if l.trim().is_empty() {
+                    out.push_str(" *\n");
+                } else {
+                    out.push_str(&format!(" * {l}\n"));
+                }
             }
-            dts.push_str(" */\n");
+            out.push_str(" */\n");
+            out
         }
     }
-    match arg_type {
-        Some(t) => dts.push_str(&format!("declare function {name}(args: {t}): {returns};\n")),
-        None => dts.push_str(&format!("declare function {name}(): {returns};\n")),
+}
+
+/// The declared name: the function's own name when it has one, else the file's.
+fn declared_name(path: &str, default_name: &str) -> String {
+    if is_ident(default_name) && default_name != "default" {
+        return default_name.to_owned();
     }
-    dts.push_str(&format!("export default {name};\n"));
+    let base = path.rsplit('/').next().unwrap_or("script").trim_end_matches(".js");
+    let mut n: String = base.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if n.chars().next().is_none_or(|c| c.is_ascii_digit()) {
+        n.insert(0, '_');
+    }
+    n
+}
+
+/// Builds the declaration of the entry script at `path` from its module source and the name
+/// its default export has at run time (`default` for an anonymous one). A module the parser
+/// cannot read (QuickJS accepted it, so this is a syntax oxc does not know) gets an untyped
+/// declaration rather than none.
+pub(crate) fn declare(path: &str, module: &str, default_name: &str) -> Declaration {
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, module, SourceType::mjs()).parse();
+    let found = if parsed.panicked { None } else { find_default(&parsed.program) };
+    let (arg, raw) = found.unwrap_or((Arg::Unknown, None));
+    let doc = raw.as_deref().map(jsdoc::parse).unwrap_or_default();
+    let name = declared_name(path, default_name);
+    let returns = doc.returns.as_ref().and_then(|r| r.ty.clone()).unwrap_or_else(|| "Promise<unknown>".into());
+    let mut dts = comment(&doc);
+    let params = parameter(&arg, &doc).unwrap_or_default();
+    dts.push_str(&format!("declare function {name}({params}): {returns};\nexport default {name};\n"));
     let one_liner = doc.description.first().map(|l| l.trim().to_owned()).filter(|l| !l.is_empty());
     Declaration { dts, one_liner, has_jsdoc: raw.is_some() }
+}
+
+/// The default export's JSDoc (parsed) and the name of its first parameter when that is a plain
+/// identifier, for the advisory argument check; `None` when there is no JSDoc block.
+pub(crate) fn default_jsdoc(module: &str) -> Option<(JsDoc, Option<String>)> {
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, module, SourceType::mjs()).parse();
+    if parsed.panicked {
+        return None;
+    }
+    let (arg, raw) = find_default(&parsed.program)?;
+    let name = match arg {
+        Arg::Named { name, .. } => Some(name),
+        _ => None,
+    };
+    Some((jsdoc::parse(&raw?), name))
 }

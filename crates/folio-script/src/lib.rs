@@ -28,7 +28,12 @@
 //!   `env:<module>.<function>: …`.
 //! - Per-run state reaches host functions through closures that capture it (an
 //!   [`registry::CallContext`]), and a module's namespace reaches its synthesised module body
-//!   through that module's private `import.meta`. No `unsafe` is needed anywhere.
+//!   through that module's private `import.meta`.
+//! - JavaScript the host evaluates in every context (the prelude, each module's `js_api`, a
+//!   vendored library) is compiled to QuickJS bytecode once per process and read back into each
+//!   fresh context (`bytecode.rs`), so a trivial run does not pay an 18 KB compile. Reading that
+//!   bytecode is the crate's one `unsafe` call; the bytes are QuickJS's own output from the same
+//!   process, never input.
 //! - Console output is formatted in the context by a prelude (Node's `util.format` and
 //!   `util.inspect` rules: `step 1 { deep: true }`), captured up to
 //!   [`ScriptLimits::console_cap_chars`] with one truncation marker, and streamed to the host in
@@ -58,9 +63,10 @@
 //! - **Native ESM, no lexical transform.** QuickJS parses modules itself, so `import.meta` is
 //!   an ordinary (empty) object, exports are live bindings and nothing is deep-frozen after
 //!   evaluation — unlike the reference's transform.
-//! - **`.d.ts` without a JavaScript parser crate.** The load hands over the default export's own
-//!   source text (QuickJS keeps it), so only its parameter list and the JSDoc block before it are
-//!   scanned, by a small bracket-, string- and comment-aware scanner (`dts.rs`).
+//! - **`.d.ts` from a real parser.** The module text is parsed with oxc (`dts.rs`), so every
+//!   default-export form (a declaration, an arrow, `export default name`, `export { f as default
+//!   }`) and every parameter shape (patterns, defaults, rest) is read as JavaScript, not scanned;
+//!   QuickJS only contributes the default export's run-time name.
 //!
 //! # Limits
 //!
@@ -70,13 +76,16 @@
 //! nothing the script could not reach anyway. `Date.now()`, `performance.now()` and
 //! `Math.random()` are real, so runs are not bit-reproducible.
 
+mod args;
 mod bridge;
 mod budget;
 pub mod builtins;
+mod bytecode;
 mod console;
 mod contract;
 mod dts;
 mod error;
+mod jsdoc;
 mod library;
 mod loader;
 pub mod registry;

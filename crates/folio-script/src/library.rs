@@ -28,19 +28,23 @@
 //! rollup) emit them; the rewrite keeps every other line as it was, so line numbers in the
 //! library's stack traces stay meaningful. Each `export var` must declare one name.
 //!
-//! Registration then evaluates the rewritten library once in a throwaway QuickJS context with the
-//! same intrinsics a run has, so a library that throws while loading (a missing global, a syntax
-//! error) fails when the host starts, not when a script first imports it. Each run evaluates the
-//! library afresh in its own context; the namespace goes through the same tagging and deep freeze
-//! as every `env:` module, so a script cannot change it for the next import.
+//! Registration then compiles the rewritten library to bytecode (once per process, see
+//! `bytecode.rs`; as an ES module's code it runs in strict mode) and evaluates it once in a
+//! throwaway QuickJS context with the same intrinsics a run has, so a library that throws while
+//! loading (a missing global, a syntax error) fails when the host starts, not when a script first
+//! imports it. Each run evaluates the library's bytecode afresh in its own context, without
+//! compiling it again; the namespace goes through the same tagging and freeze as every `env:`
+//! module, so a script cannot change it for the next import.
 //!
-//! # Known limit
+//! # Classes
 //!
-//! The namespace wrapper that tags errors (`tagAndFreeze` in the prelude) turns every exported
-//! function into a plain method, which cannot be called with `new`. A library's functions work;
-//! its classes (fflate's streaming `Zip`, `Deflate`, …) are listed but cannot be constructed. The
-//! synchronous and callback functions (`zipSync`, `unzipSync`, `gzipSync`, `strToU8`, …) cover
-//! what a script does with whole files.
+//! The namespace wrapper that tags errors (`tagAndFreeze` in the prelude) keeps a library's API
+//! usable as written: each exported function is wrapped in an ordinary function that forwards
+//! calls, forwards `new` to the original constructor (so fflate's streaming `Zip`, `Deflate`, …
+//! construct, subclass, and pass `instanceof`, since the wrapper shares the original's
+//! `prototype`), and carries the original's static members. Errors thrown by the exported function
+//! or constructor itself are tagged `env:<name>.<export>: …`; methods called later on an instance
+//! are the library's own and throw its errors unchanged.
 
 use std::collections::BTreeSet;
 
@@ -117,9 +121,23 @@ export default async function () {
 ```
 
 Use the synchronous functions (`zipSync`, `unzipSync`, `gzipSync`, `gunzipSync`, `deflateSync`,
-`inflateSync`, `strToU8`, `strFromU8`). The callback forms need Web Workers, which the sandbox does
-not have, and the streaming classes (`Zip`, `Deflate`, …) cannot be constructed through an `env:`
-namespace.
+`inflateSync`, `strToU8`, `strFromU8`), or the streaming classes with their synchronous members
+(`new Zip(cb)` with `ZipDeflate`/`ZipPassThrough`, `new Deflate(cb)`, `new Unzip(cb)` with
+`UnzipInflate`) to build an archive piece by piece. The callback forms and the `Async…` classes
+need Web Workers, which the sandbox does not have.
+
+```js
+import { Zip, ZipDeflate, strToU8 } from 'env:zip';
+
+const chunks = [];
+const zip = new Zip((err, chunk, final) => { if (err) throw err; chunks.push(chunk); });
+const entry = new ZipDeflate('notes.txt', { level: 9 });
+zip.add(entry);
+entry.push(strToU8('first part, '));
+entry.push(strToU8('last part'), true);
+zip.end();
+// chunks now hold the whole archive: concatenate them and write with env:fs.writeFile.
+```
 ";
 
 impl NativeModule {
@@ -335,7 +353,8 @@ fn check_loads(library: &str, factory: &str) -> Result<(), LibraryError> {
     let context = Context::full(&runtime).map_err(engine)?;
     context.with(|ctx| {
         let result: rquickjs::Result<Object<'_>> = (|| {
-            let make: Function<'_> = ctx.eval(format!("({factory})"))?;
+            // The same compiled form every run loads, so this also fills the bytecode cache.
+            let make: Function<'_> = crate::bytecode::evaluate(&ctx, &format!("folio:api/{library}"), factory)?;
             make.call((Object::new(ctx.clone())?,))
         })();
         result.catch(&ctx).map(|_| ()).map_err(|caught| LibraryError::Evaluation {

@@ -22,6 +22,7 @@ use rquickjs::{Ctx, Exception, Function, Module, Object, Value, module::Declared
 
 use crate::bridge;
 use crate::builtins::fs::ScriptFs;
+use crate::bytecode;
 use crate::error::ScriptError;
 use crate::registry::{CallContext, ModuleRegistry};
 
@@ -213,7 +214,7 @@ impl ModuleSource {
         }
         let api: Object<'js> = match &module.js_api {
             Some(src) => {
-                let factory: Function<'js> = ctx.eval(format!("({src})"))?;
+                let factory: Function<'js> = bytecode::evaluate(ctx, &format!("folio:api/{}", module.name), src)?;
                 factory.call((natives,))?
             }
             None => natives,

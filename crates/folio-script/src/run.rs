@@ -8,8 +8,10 @@ use folio_vfs::{Kind, VPath};
 use rquickjs::promise::MaybePromise;
 use rquickjs::{AsyncContext, AsyncRuntime, CatchResultExt, CaughtError, Ctx, Function, Module, Object, Value};
 
+use crate::args;
 use crate::budget::{Budget, CancelToken, ScriptLimits};
 use crate::builtins::fs::ScriptFs;
+use crate::bytecode;
 use crate::console::{BATCH_INTERVAL, OnProgress, Sink, Stream};
 use crate::contract::{self, ScriptKind};
 use crate::error::ScriptError;
@@ -57,6 +59,11 @@ pub struct RunResult {
     pub stderr: Vec<String>,
     /// Host-measured wall-clock milliseconds.
     pub duration_ms: u64,
+    /// The advisory argument check: when the script's JSDoc declares the keys of its argument
+    /// object and the arguments given miss a required one or add an unknown one, a note saying
+    /// so (`note: this script's JSDoc declares args …`) for the reply to show above the result.
+    /// It never stopped the run.
+    pub arg_note: Option<String>,
 }
 
 /// The script engine: the module registry and limits every operation uses. Cheap to share; each
@@ -81,12 +88,13 @@ pub(crate) struct Operation {
     pub cancel: CancelToken,
     pub sink: Arc<Sink>,
     pub run_id: String,
+    /// What the loader learns (the sources it loaded, its errors); the caller keeps a handle.
+    pub graph: SharedGraph,
 }
 
 /// What a successful load learned about the default export.
 pub(crate) struct Loaded {
     pub default_name: String,
-    pub default_source: String,
 }
 
 pub(crate) enum Done {
@@ -149,6 +157,7 @@ impl Engine {
                 Err(e) => Err(ScriptError::NotRunnable { path: path.to_string(), reason: e }),
             }
         };
+        let graph = SharedGraph::default();
         let outcome = match preflight {
             Err(e) => Err(e),
             Ok(()) => {
@@ -161,6 +170,7 @@ impl Engine {
                     cancel: options.cancel.clone().unwrap_or_default(),
                     sink: sink.clone(),
                     run_id: run_id.clone(),
+                    graph: graph.clone(),
                 };
                 self.execute(op).await.and_then(|done| match done {
                     Done::Ran(v) => Ok(v),
@@ -168,8 +178,12 @@ impl Engine {
                 })
             }
         };
+        let duration_ms = started.elapsed().as_millis() as u64;
+        // The entry's source as the loader read it, so the check costs no second read.
+        let entry = loader::graph(&graph).sources.get(path.as_str()).cloned();
+        let arg_note = entry.and_then(|source| args::note(&source, args_json));
         let (stdout, stderr) = sink.take();
-        RunResult { run_id, outcome, stdout, stderr, duration_ms: started.elapsed().as_millis() as u64 }
+        RunResult { run_id, outcome, stdout, stderr, duration_ms, arg_note }
     }
 
     /// [`Engine::run`] for callers without an async runtime: runs on a fresh thread with its own
@@ -197,6 +211,7 @@ impl Engine {
                     stdout: Vec::new(),
                     stderr: Vec::new(),
                     duration_ms: 0,
+                    arg_note: None,
                 },
             })
             .join()
@@ -207,6 +222,7 @@ impl Engine {
             stdout: Vec::new(),
             stderr: Vec::new(),
             duration_ms: 0,
+            arg_note: None,
         })
     }
 
@@ -216,7 +232,7 @@ impl Engine {
         }
         let budget = Budget::new(op.timeout_ms, self.limits.run_timeout_ms);
         let life = CancelToken::new();
-        let graph = SharedGraph::default();
+        let graph = op.graph.clone();
         let read_only = matches!(op.mode, Mode::Load);
         let call = CallContext { run_id: op.run_id.clone(), read_only, fs: op.fs.clone(), cancel: life.clone() };
         let source =
@@ -265,7 +281,7 @@ pub(crate) fn current_thread_runtime() -> Result<tokio::runtime::Runtime, Script
 /// Everything that happens inside the context: the prelude, the module graph, the contract and
 /// (in run mode) the call.
 async fn inside<'js>(ctx: &Ctx<'js>, op: &Operation, graph: &SharedGraph) -> Result<Done, CaughtError<'js>> {
-    let factory: Function<'js> = ctx.eval(PRELUDE).catch(ctx)?;
+    let factory: Function<'js> = bytecode::evaluate(ctx, "folio:prelude", PRELUDE).catch(ctx)?;
     let sink = op.sink.clone();
     let emit = Function::new(ctx.clone(), move |stream: String, line: String| {
         let stream = if stream == "stderr" { Stream::Stderr } else { Stream::Stdout };
@@ -299,10 +315,8 @@ async fn inside<'js>(ctx: &Ctx<'js>, op: &Operation, graph: &SharedGraph) -> Res
     let f: Function<'js> = default.get().catch(ctx)?;
     match &op.mode {
         Mode::Load => {
-            let source_of: Function<'js> = kit.get("sourceOf").catch(ctx)?;
-            let default_source: String = source_of.call((f.clone(),)).catch(ctx)?;
             let default_name: String = f.get("name").unwrap_or_default();
-            Ok(Done::Loaded(Some(Loaded { default_name, default_source })))
+            Ok(Done::Loaded(Some(Loaded { default_name })))
         }
         Mode::Run(args) => {
             let arg: Value<'js> = match args {

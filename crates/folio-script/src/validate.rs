@@ -146,11 +146,12 @@ impl Engine {
             cancel: Default::default(),
             sink,
             run_id,
+            graph: Default::default(),
         };
         let kind = ScriptKind::of(path);
         match self.execute(op).await? {
             Done::Loaded(Some(loaded)) if kind == ScriptKind::Entry => {
-                let d = dts::declare(path.as_str(), source, &loaded.default_name, &loaded.default_source);
+                let d = dts::declare(path.as_str(), source, &loaded.default_name);
                 let nudge = (!d.has_jsdoc).then(|| {
                     "saved, but with no JSDoc block it has no description in `ls /scripts` and its .d.ts is untyped — which is how you (or the next session) will find and reuse it. Add one above the default export: /** What it does. @param {{ x: string }} args @returns {Promise<...>} */".to_owned()
                 });

@@ -8,6 +8,8 @@
 (function hostKit(emit) {
   'use strict';
   const { keys, getPrototypeOf, getOwnPropertySymbols, freeze, isFrozen, defineProperty } = Object;
+  const construct = Reflect.construct;
+  const ownNames = Object.getOwnPropertyNames;
   const propertyIsEnumerable = Function.prototype.call.bind(Object.prototype.propertyIsEnumerable);
   const objectTag = Function.prototype.call.bind(Object.prototype.toString);
   const fnToString = Function.prototype.call.bind(Function.prototype.toString);
@@ -348,16 +350,31 @@
         }
         return new ErrorCtor(`${path}: ${stringOf(e)}`);
       };
-      const wrapped = {
-        [fn.name || 'fn'](...args) {
-          let r;
-          try { r = fn.apply(this, args); } catch (e) { throw fix(e); }
-          if (r instanceof Promise) return r.then(undefined, (e) => { throw fix(e); });
-          return r;
-        },
-      }[fn.name || 'fn'];
+      // An ordinary function, not a method, so that `new` works: a library's classes construct
+      // through the wrapper (the instance is made by the original, with the prototype `new.target`
+      // asks for), and `instanceof` holds because the wrapper shares the original's prototype.
+      const wrapped = function (...args) {
+        if (new.target !== undefined) {
+          try { return construct(fn, args, new.target === wrapped ? fn : new.target); } catch (e) { throw fix(e); }
+        }
+        let r;
+        try { r = applyFn(fn, this, args); } catch (e) { throw fix(e); }
+        if (r instanceof Promise) return r.then(undefined, (e) => { throw fix(e); });
+        return r;
+      };
+      defineProperty(wrapped, 'name', { value: fn.name || 'fn' });
       defineProperty(wrapped, 'length', { value: fn.length });
-      return wrapped;
+      const proto = fn.prototype;
+      if (proto !== null && typeof proto === 'object') defineProperty(wrapped, 'prototype', { value: proto, writable: false });
+      // Static members come along, functions tagged too: assigned ones (fflate's
+      // `UnzipInflate.compression`) and a class's non-enumerable static methods alike.
+      for (const k of ownNames(fn)) {
+        if (k === 'length' || k === 'name' || k === 'prototype' || k === 'caller' || k === 'arguments') continue;
+        let v;
+        try { v = fn[k]; } catch { continue; }
+        defineProperty(wrapped, k, { value: typeof v === 'function' ? wrap(v, `${path}.${k}`) : v, enumerable: propertyIsEnumerable(fn, k) });
+      }
+      return freeze(wrapped);
     };
     const visit = (obj, path, level) => {
       const out = {};
@@ -411,11 +428,5 @@
     }[name];
   }
 
-  // The text of a function as written (QuickJS keeps sources), read through the captured
-  // intrinsic so a script cannot spoof it.
-  function sourceOf(f) {
-    try { return fnToString(f); } catch { return ''; }
-  }
-
-  return { console, inspect, tagAndFreeze, settle, format, bridge, sourceOf };
+  return { console, inspect, tagAndFreeze, settle, format, bridge };
 })

@@ -273,3 +273,27 @@ async fn async_run_works_on_a_multi_thread_runtime() {
         assert_eq!(outcome(&h.await.unwrap()), (i * 2).to_string());
     }
 }
+
+#[test]
+fn the_advisory_argument_check_notes_a_mismatch_and_runs_anyway() {
+    let src = "/**\n * Echoes its source.\n * @param {string} args.source\n * @param {number} [args.limit]\n */\nexport default async function echo(args) { return Object.keys(args); }";
+    let wrong = run_with(src, &[], Some(r#"{"src":"a.csv"}"#), RunOptions::default());
+    assert_eq!(outcome(&wrong), r#"["src"]"#, "the run is not blocked");
+    assert_eq!(
+        wrong.arg_note.as_deref(),
+        Some(
+            "note: this script's JSDoc declares args { source: string, limit?: number }; got { src } (missing `source`; unexpected `src`). Ran it anyway — if the result below is wrong, that is probably why."
+        )
+    );
+    let right = run_with(src, &[], Some(r#"{"source":"a.csv"}"#), RunOptions::default());
+    assert_eq!((outcome(&right).as_str(), right.arg_note), (r#"["source"]"#, None));
+    // A failing run keeps the note: that is when it matters most.
+    let failing = run_with(
+        "/** @param {{ path: string }} args */\nexport default async ({ path }) => path.trim();",
+        &[],
+        Some("{}"),
+        RunOptions::default(),
+    );
+    assert!(outcome(&failing).starts_with("ERR: TypeError"), "{}", outcome(&failing));
+    assert!(failing.arg_note.is_some_and(|n| n.contains("got {} (missing `path`)")));
+}

@@ -163,3 +163,106 @@ fn sources_the_route_cannot_carry_are_refused_with_the_line_and_fix() {
         assert!(text.contains(expected), "{source:?}: {text}");
     }
 }
+
+#[test]
+fn library_classes_construct_with_new_subclass_and_stream_a_real_archive() {
+    let t = tree(&[]);
+    let src = "
+        import { Zip, ZipDeflate, ZipPassThrough, Deflate, Unzip, UnzipInflate, strToU8, strFromU8, inflateSync } from 'env:zip';
+        import { writeFile } from 'env:fs';
+        const concat = (chunks) => {
+          const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+          let at = 0;
+          for (const c of chunks) { out.set(c, at); at += c.length; }
+          return out;
+        };
+        export default async function () {
+          const chunks = [];
+          const zip = new Zip((err, chunk) => { if (err) throw err; chunks.push(chunk); });
+          const packed = new ZipDeflate('docs/notes.txt', { level: 9 });
+          zip.add(packed);
+          packed.push(strToU8('first part, '));
+          packed.push(strToU8('last part'), true);
+          const stored = new ZipPassThrough('raw.txt');
+          zip.add(stored);
+          stored.push(strToU8('stored as is'), true);
+          zip.end();
+          const archive = concat(chunks);
+          await writeFile('/out/streamed.zip', archive);
+
+          // Read it back in the script with the streaming Unzip, which needs UnzipInflate's static
+          // `compression` member to register the decoder.
+          const files = {};
+          const unzip = new Unzip((file) => {
+            const parts = [];
+            file.ondata = (err, data, final) => { parts.push(data); if (final) files[file.name] = strFromU8(concat(parts)); };
+            file.start();
+          });
+          unzip.register(UnzipInflate);
+          unzip.push(archive, true);
+
+          // A subclass of a library class constructs through the wrapper too.
+          class Counting extends Deflate {
+            constructor() { super({ level: 6 }); this.pushed = 0; }
+            push(data, final) { this.pushed += data.length; return super.push(data, final); }
+          }
+          const out = [];
+          const deflate = new Counting();
+          deflate.ondata = (data) => out.push(data);
+          deflate.push(strToU8('abcabcabcabc'), true);
+
+          return {
+            instances: [zip instanceof Zip, packed instanceof ZipDeflate, stored instanceof ZipPassThrough, deflate instanceof Deflate, deflate instanceof Counting],
+            names: [Zip.name, typeof Zip, UnzipInflate.compression, Object.isFrozen(Zip)],
+            files,
+            inflated: strFromU8(inflateSync(concat(out))),
+            pushed: deflate.pushed,
+          };
+        }";
+    let r = run_on(&zip_engine(), t.clone(), src);
+    assert_eq!(
+        outcome(&r),
+        r#"{"files":{"docs/notes.txt":"first part, last part","raw.txt":"stored as is"},"inflated":"abcabcabcabc","instances":[true,true,true,true,true],"names":["Zip","function",8,true],"pushed":12}"#
+    );
+
+    let bytes = t.read(&vp("/out/streamed.zip")).unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut read = |name: &str, method: zip::CompressionMethod| {
+        let mut entry = archive.by_name(name).unwrap();
+        assert_eq!(entry.compression(), method, "{name}");
+        let mut text = String::new();
+        entry.read_to_string(&mut text).unwrap();
+        text
+    };
+    assert_eq!(read("docs/notes.txt", zip::CompressionMethod::Deflated), "first part, last part");
+    assert_eq!(read("raw.txt", zip::CompressionMethod::Stored), "stored as is");
+}
+
+#[test]
+fn a_library_constructor_that_throws_is_tagged_and_a_class_called_without_new_is_refused() {
+    let source = "
+export class Strict {
+  constructor(x) { if (!x) throw new Error('x is required'); this.x = x; }
+  static of(x) { return new Strict(x); }
+}";
+    let mut registry = ModuleRegistry::with_builtins();
+    registry.register_native(library(source).unwrap()).unwrap();
+    let engine = Engine::new(registry, ScriptLimits::default());
+    let r = run_on(
+        &engine,
+        tree(&[]),
+        "import { Strict } from 'env:probe';
+         const attempt = (f) => { try { return f(); } catch (e) { return e.message; } };
+         export default () => [
+           attempt(() => new Strict().x),
+           attempt(() => Strict(1)),
+           new Strict(2).x,
+           Strict.of(3) instanceof Strict,
+           attempt(() => Strict.of(0)),
+         ];",
+    );
+    assert_eq!(
+        outcome(&r),
+        r#"["env:probe.Strict: x is required","env:probe.Strict: class constructors must be invoked with 'new'",2,true,"env:probe.Strict.of: x is required"]"#
+    );
+}

@@ -59,7 +59,7 @@ const DTS: &[(&str, &str, &str, &str)] = &[
         "dotted params",
         "/scripts/report.js",
         "/**\n * Builds a report.\n * @param {string} args.input\n * @param {string} [args.format] - pdf or html\n * @returns {Promise<{ output: string }>}\n */\nexport default async function report(args) {}",
-        "/** Builds a report. */\ndeclare function report(args: { input: string; format?: string }): Promise<{ output: string }>;\nexport default report;\n",
+        "/**\n * Builds a report.\n *\n * @param args.format pdf or html\n */\ndeclare function report(args: { input: string; format?: string }): Promise<{ output: string }>;\nexport default report;\n",
     ),
     (
         "multi-line description",
@@ -78,6 +78,66 @@ const DTS: &[(&str, &str, &str, &str)] = &[
         "/scripts/s.js",
         "export default function s({ sep = ',)}', n }) {}",
         "declare function s(args: { sep?: any; n: any }): Promise<unknown>;\nexport default s;\n",
+    ),
+    (
+        "export default a name declared earlier, its JSDoc on the declaration",
+        "/scripts/named.js",
+        "import { json } from 'env:std';\n// a plain comment, not JSDoc\n/** Merges two tables. */\nasync function main({ left, right = [] }) {}\n\nexport default main;",
+        "/** Merges two tables. */\ndeclare function main(args: { left: any; right?: any }): Promise<unknown>;\nexport default main;\n",
+    ),
+    (
+        "a const arrow with an optional argument, exported by name as default",
+        "/scripts/opt.js",
+        "/**\n * Lists rows.\n * @param {{ limit?: number }} args how many\n * @returns {Promise<string[]>} the rows\n */\nconst list = async (args = {}) => [];\nexport { list as default };",
+        "/**\n * Lists rows.\n *\n * @param args how many\n * @returns the rows\n */\ndeclare function list(args?: { limit?: number }): Promise<string[]>;\nexport default list;\n",
+    ),
+    (
+        "an exported function declaration re-exported as default",
+        "/scripts/both.js",
+        "/** Counts lines. @param {string} args.path */\nexport function count(args) {}\nexport { count as default };",
+        "/** Counts lines. */\ndeclare function count(args: { path: string }): Promise<unknown>;\nexport default count;\n",
+    ),
+    (
+        "a parenthesised anonymous arrow takes the file name",
+        "/scripts/paren-arrow.js",
+        "/** Echoes. */\nexport default (async ({ x }) => x);",
+        "/** Echoes. */\ndeclare function paren_arrow(args: { x: any }): Promise<unknown>;\nexport default paren_arrow;\n",
+    ),
+    (
+        "an anonymous async function expression",
+        "/scripts/anon.js",
+        "export default async function ({ a }, extra) {}",
+        "declare function anon(args: { a: any }): Promise<unknown>;\nexport default anon;\n",
+    ),
+    (
+        "a rest parameter",
+        "/scripts/all.js",
+        "export default async function all(...args) {}",
+        "declare function all(...args: any[]): Promise<unknown>;\nexport default all;\n",
+    ),
+    (
+        "an array pattern",
+        "/scripts/pair.js",
+        "export default function pair([a, b]) {}",
+        "declare function pair(args: any[]): Promise<unknown>;\nexport default pair;\n",
+    ),
+    (
+        "a destructured parameter typed field by field, defaults and brackets both optional",
+        "/scripts/clean.js",
+        "/**\n * Cleans a table.\n * @param {object} args\n * @param {string} args.path - the CSV to clean\n * @param {number} [args.rows]\n * @param {boolean=} args.dry\n */\nexport default async function clean({ path, rows, dry = false, note }) {}",
+        "/**\n * Cleans a table.\n *\n * @param args.path the CSV to clean\n */\ndeclare function clean(args: { path: string; rows?: number; dry?: boolean; note: any }): Promise<unknown>;\nexport default clean;\n",
+    ),
+    (
+        "code that looks like an export inside a string or comment is not the export",
+        "/scripts/tricky.js",
+        "const s = `export default function fake(x) {}`;\n/* export default function also(y) {} */\n/** The real one. */\nexport default async function real({ q }) { return s; }",
+        "/** The real one. */\ndeclare function real(args: { q: any }): Promise<unknown>;\nexport default real;\n",
+    ),
+    (
+        "JSDoc on an unrelated statement is not the export's",
+        "/scripts/unrelated.js",
+        "/** A helper. */\nfunction helper() {}\nexport default async function main(args) { return helper(); }",
+        "declare function main(args: any): Promise<unknown>;\nexport default main;\n",
     ),
 ];
 
