@@ -10,9 +10,17 @@
 //!
 //! LibreOffice, in order: the explicit option; `FOLIO_SOFFICE_PATH`; `soffice` (then
 //! `libreoffice`) on `PATH`; the platform's usual install locations.
+//!
+//! Chromium and ffmpeg ([`Tool`]), in order: `FOLIO_CHROMIUM_PATH` / `FOLIO_FFMPEG_PATH` (naming
+//! a file that does not exist is an error, not a reason to look elsewhere); the executable names
+//! on `PATH` (`chromium`, `chromium-browser`, `google-chrome`… / `chrome.exe` on Windows); the
+//! platform's usual install locations (`/Applications/Chromium.app`, `%PROGRAMFILES%\Google\Chrome`,
+//! `/opt/homebrew/bin/ffmpeg`, winget's `Links` directory…).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+use crate::office::OfficeApp;
 
 /// The operating-system family whose conventions apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,12 +84,21 @@ impl Platform {
         )
     }
 
-    /// The command that installs LibreOffice here.
-    pub fn office_fix(self) -> String {
+    /// The command that installs LibreOffice with `apps` here. On Linux (Debian packages) it
+    /// names one package per application; elsewhere the suite comes whole.
+    pub fn office_fix(self, apps: &[OfficeApp]) -> String {
         match self {
-            Platform::Linux => "sudo apt-get install --no-install-recommends libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui (or set FOLIO_SOFFICE_PATH to soffice)".into(),
+            Platform::Linux => {
+                let packages: Vec<&str> = apps.iter().map(|a| a.debian_package()).collect();
+                format!(
+                    "sudo apt-get install --no-install-recommends {} (or set FOLIO_SOFFICE_PATH to soffice)",
+                    packages.join(" ")
+                )
+            }
             Platform::MacOs => "brew install --cask libreoffice (or set FOLIO_SOFFICE_PATH to soffice)".into(),
-            Platform::Windows => "winget install TheDocumentFoundation.LibreOffice (or set FOLIO_SOFFICE_PATH to soffice.exe)".into(),
+            Platform::Windows => {
+                "winget install TheDocumentFoundation.LibreOffice (or set FOLIO_SOFFICE_PATH to soffice.exe)".into()
+            }
         }
     }
 }
@@ -93,7 +110,8 @@ pub struct HostPaths {
     /// Whose conventions apply.
     pub platform: Platform,
     /// The environment variables discovery reads (`FOLIO_PDFIUM_PATH`, `FOLIO_PDFIUM_CACHE`,
-    /// `FOLIO_SOFFICE_PATH`, `PATH`, `HOME`, `LOCALAPPDATA`, `PROGRAMFILES`, `PROGRAMFILES(X86)`).
+    /// `FOLIO_SOFFICE_PATH`, `FOLIO_CHROMIUM_PATH`, `FOLIO_FFMPEG_PATH`, `PATH`, `HOME`,
+    /// `LOCALAPPDATA`, `PROGRAMFILES`, `PROGRAMFILES(X86)`).
     pub env: BTreeMap<String, String>,
     /// The directory of the running executable.
     pub exe_dir: Option<PathBuf>,
@@ -104,6 +122,8 @@ pub struct HostPaths {
 }
 
 const ENV_KEYS: &[&str] = &[
+    "FOLIO_CHROMIUM_PATH",
+    "FOLIO_FFMPEG_PATH",
     "FOLIO_PDFIUM_PATH",
     "FOLIO_PDFIUM_CACHE",
     "FOLIO_SOFFICE_PATH",
@@ -250,6 +270,175 @@ pub fn soffice_candidates(explicit: Option<&Path>, host: &HostPaths) -> Vec<Cand
         }
     }
     out
+}
+
+/// A helper program Folio uses when it is there: Chromium (web pages to pictures and PDF) and
+/// ffmpeg (video and audio).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// Chromium or Google Chrome, run headless.
+    Chromium,
+    /// The ffmpeg command-line tool.
+    Ffmpeg,
+}
+
+impl Tool {
+    /// Both tools, in the order the doctor lists them.
+    pub const ALL: [Tool; 2] = [Tool::Chromium, Tool::Ffmpeg];
+
+    /// `chromium` or `ffmpeg`: the doctor row's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Chromium => "chromium",
+            Tool::Ffmpeg => "ffmpeg",
+        }
+    }
+
+    /// The environment variable that names the executable explicitly.
+    pub fn env_var(self) -> &'static str {
+        match self {
+            Tool::Chromium => "FOLIO_CHROMIUM_PATH",
+            Tool::Ffmpeg => "FOLIO_FFMPEG_PATH",
+        }
+    }
+
+    /// The argument that makes it print its version on the first line of stdout.
+    pub fn version_arg(self) -> &'static str {
+        match self {
+            Tool::Chromium => "--version",
+            Tool::Ffmpeg => "-version",
+        }
+    }
+
+    /// The command that installs it on `platform`.
+    pub fn fix(self, platform: Platform) -> String {
+        let install = match (self, platform) {
+            (Tool::Chromium, Platform::Linux) => "sudo apt-get install chromium",
+            (Tool::Chromium, Platform::MacOs) => "brew install --cask chromium",
+            (Tool::Chromium, Platform::Windows) => "winget install Google.Chrome",
+            (Tool::Ffmpeg, Platform::Linux) => "sudo apt-get install ffmpeg",
+            (Tool::Ffmpeg, Platform::MacOs) => "brew install ffmpeg",
+            (Tool::Ffmpeg, Platform::Windows) => "winget install Gyan.FFmpeg",
+        };
+        format!("{install} (or set {} to the executable)", self.env_var())
+    }
+
+    /// Executable names looked up on `PATH`, in order.
+    fn path_names(self, platform: Platform) -> &'static [&'static str] {
+        match (self, platform) {
+            (Tool::Chromium, Platform::Linux) => {
+                &["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+            }
+            (Tool::Chromium, Platform::MacOs) => &["chromium", "google-chrome"],
+            (Tool::Chromium, Platform::Windows) => &["chrome.exe", "chromium.exe"],
+            (Tool::Ffmpeg, Platform::Windows) => &["ffmpeg.exe"],
+            (Tool::Ffmpeg, _) => &["ffmpeg"],
+        }
+    }
+}
+
+/// Where `tool` is looked for, in order: its environment variable (`FOLIO_CHROMIUM_PATH`,
+/// `FOLIO_FFMPEG_PATH`), then `PATH`, then the platform's usual install locations.
+pub fn tool_candidates(tool: Tool, host: &HostPaths) -> Vec<Candidate> {
+    let p = host.platform;
+    let mut out = Vec::new();
+    if let Some(v) = host.var(tool.env_var()) {
+        push(&mut out, PathBuf::from(v), tool.env_var());
+    }
+    if let Some(path) = host.var("PATH") {
+        for name in tool.path_names(p) {
+            for dir in path.split(p.list_sep()).filter(|d| !d.is_empty()) {
+                push(&mut out, p.join(dir, &[name]), "PATH");
+            }
+        }
+    }
+    if !host.system {
+        return out;
+    }
+    let usual = "usual install location";
+    match (tool, p) {
+        (Tool::Chromium, Platform::Linux) => {
+            for c in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/snap/bin/chromium"]
+            {
+                push(&mut out, PathBuf::from(c), usual);
+            }
+        }
+        (Tool::Chromium, Platform::MacOs) => {
+            for c in [
+                "/Applications/Chromium.app/Contents/MacOS/Chromium",
+                "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+            ] {
+                push(&mut out, PathBuf::from(c), usual);
+            }
+        }
+        (Tool::Chromium, Platform::Windows) => {
+            for var in ["PROGRAMFILES", "PROGRAMFILES(X86)", "LOCALAPPDATA"] {
+                if let Some(base) = host.var(var) {
+                    push(&mut out, p.join(base, &["Google", "Chrome", "Application", "chrome.exe"]), usual);
+                    push(&mut out, p.join(base, &["Chromium", "Application", "chrome.exe"]), usual);
+                }
+            }
+        }
+        (Tool::Ffmpeg, Platform::Linux) => {
+            for c in ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"] {
+                push(&mut out, PathBuf::from(c), usual);
+            }
+        }
+        (Tool::Ffmpeg, Platform::MacOs) => {
+            for c in ["/opt/homebrew/bin/ffmpeg", "/usr/local/bin/ffmpeg"] {
+                push(&mut out, PathBuf::from(c), usual);
+            }
+        }
+        (Tool::Ffmpeg, Platform::Windows) => {
+            if let Some(base) = host.var("LOCALAPPDATA") {
+                push(&mut out, p.join(base, &["Microsoft", "WinGet", "Links", "ffmpeg.exe"]), usual);
+            }
+            if let Some(base) = host.var("PROGRAMFILES") {
+                push(&mut out, p.join(base, &["ffmpeg", "bin", "ffmpeg.exe"]), usual);
+            }
+        }
+    }
+    out
+}
+
+/// Why a tool was not found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotFound {
+    /// The tool's environment variable names a file that does not exist. Reported as such, never
+    /// passed over for another copy the person did not ask for.
+    Explicit {
+        /// The variable.
+        var: &'static str,
+        /// What it names.
+        path: PathBuf,
+    },
+    /// No candidate exists; `tried` lists them.
+    Nowhere {
+        /// `a (PATH), b (usual install location)`.
+        tried: String,
+    },
+}
+
+impl std::fmt::Display for NotFound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotFound::Explicit { var, path } => write!(f, "{var} names {}, which does not exist", path.display()),
+            NotFound::Nowhere { tried } => write!(f, "not found; looked at {tried}"),
+        }
+    }
+}
+
+/// The executable of `tool` on this host: the first candidate that exists.
+pub fn find_tool(tool: Tool, host: &HostPaths) -> Result<PathBuf, NotFound> {
+    let candidates = tool_candidates(tool, host);
+    if let Some(c) = candidates.iter().find(|c| c.source == tool.env_var())
+        && !c.path.is_file()
+    {
+        return Err(NotFound::Explicit { var: tool.env_var(), path: c.path.clone() });
+    }
+    first_existing(&candidates)
+        .map(|c| c.path.clone())
+        .ok_or_else(|| NotFound::Nowhere { tried: describe_tried(&candidates) })
 }
 
 /// The first candidate that is an existing file.

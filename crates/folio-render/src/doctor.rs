@@ -1,17 +1,30 @@
-//! The doctor: one row per capability this crate offers, saying whether it works on this host
-//! and, when it does not, the command that fixes it. `folio doctor` prints the rows; hosts call
-//! [`capabilities`] to decide up front which modules to offer, so a capability that cannot work
-//! is refused before an agent relies on it.
+//! The doctor: one row per capability this crate knows about, saying whether it works on this
+//! host and, when it does not, the command that fixes it. `folio doctor` prints the rows, the
+//! desktop app shows them, and `env:render`'s `capabilities()` hands them to scripts (and the end
+//! of `/std/render/README.md`), so a capability that cannot work is known before an agent relies
+//! on it.
+//!
+//! Rows, in order: `pdfium` (required), `libreoffice`, `chromium`, `ffmpeg` (optional: a missing
+//! one refuses only the files that need it). The shape `{name, ok, required, detail, fix}` is
+//! what every surface serialises; it does not change without changing them all.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::office::find_soffice;
+use crate::discovery::{HostPaths, NotFound, Tool, find_tool};
+use crate::office::{OfficeApp, find_soffice, installed_apps};
 use crate::rasterize::Renderer;
+
+/// How long a `--version` probe may take before the doctor gives up on it.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// One capability and its state on this host.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Capability {
-    /// `pdfium` or `libreoffice`.
+    /// `pdfium`, `libreoffice`, `chromium`, `ffmpeg` (the CLI adds `provider`).
     pub name: String,
     /// True when it works here.
     pub ok: bool,
@@ -23,61 +36,162 @@ pub struct Capability {
     pub fix: String,
 }
 
-/// The rows, in the order the doctor prints them. Loads PDFium (once per process) and asks
-/// LibreOffice for its version.
+impl Capability {
+    fn pass(name: &str, required: bool, detail: String) -> Capability {
+        Capability { name: name.into(), ok: true, required, detail, fix: String::new() }
+    }
+
+    fn fail(name: &str, required: bool, detail: String, fix: String) -> Capability {
+        Capability { name: name.into(), ok: false, required, detail, fix }
+    }
+}
+
+/// The rows for this machine, with Folio's state directory `state_dir` (`None`: the default).
+/// What the desktop app and any other host call; loads PDFium (once per process) and runs each
+/// tool's `--version`, so call it off the UI thread.
+pub fn on_this_host(state_dir: Option<PathBuf>) -> Vec<Capability> {
+    capabilities(&Renderer::new(HostPaths::from_host(state_dir)))
+}
+
+/// The rows, in the order the doctor prints them, for the tools `renderer` would use.
 pub fn capabilities(renderer: &Renderer) -> Vec<Capability> {
-    let platform = renderer.host.platform;
-    let pdfium = match renderer.pdfium() {
-        Ok(engine) => Capability {
-            name: "pdfium".into(),
-            ok: true,
-            required: true,
-            detail: format!("{} — env:render can rasterise PDFs", engine.library_path().display()),
-            fix: String::new(),
-        },
-        Err(e) => Capability {
-            name: "pdfium".into(),
-            ok: false,
-            required: true,
-            detail: match &e {
-                crate::RenderError::PdfiumMissing { tried, .. } => format!("not loadable; tried {tried}"),
-                other => other.to_string(),
-            },
-            fix: platform.pdfium_fix(),
-        },
-    };
-    let office = match find_soffice(renderer.soffice_path.as_deref(), &renderer.host) {
-        Ok(path) => {
-            let version = std::process::Command::new(&path)
-                .arg("--version")
-                .stdin(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .output()
-                .ok()
-                .and_then(|o| String::from_utf8(o.stdout).ok())
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .unwrap_or_else(|| "version unknown".into());
-            Capability {
-                name: "libreoffice".into(),
-                ok: true,
-                required: false,
-                detail: format!("{} ({version}) — Office files render", path.display()),
-                fix: String::new(),
-            }
-        }
-        Err(tried) => Capability {
-            name: "libreoffice".into(),
-            ok: false,
-            required: false,
-            detail: format!("not found (optional: without it .docx/.xlsx/.pptx are refused); looked at {tried}"),
-            fix: platform.office_fix(),
-        },
-    };
-    vec![pdfium, office]
+    let mut rows = vec![pdfium_row(renderer), office_row(renderer)];
+    rows.extend(Tool::ALL.into_iter().map(|tool| tool_row(tool, &renderer.host)));
+    rows
 }
 
 /// True when every required row passes.
 pub fn ready(rows: &[Capability]) -> bool {
     rows.iter().all(|r| r.ok || !r.required)
+}
+
+fn pdfium_row(renderer: &Renderer) -> Capability {
+    match renderer.pdfium() {
+        Ok(engine) => Capability::pass(
+            "pdfium",
+            true,
+            format!("{} — env:render can rasterise PDFs", engine.library_path().display()),
+        ),
+        Err(e) => Capability::fail(
+            "pdfium",
+            true,
+            match &e {
+                crate::RenderError::PdfiumMissing { tried, .. } => format!("not loadable; tried {tried}"),
+                other => other.to_string(),
+            },
+            renderer.host.platform.pdfium_fix(),
+        ),
+    }
+}
+
+fn office_row(renderer: &Renderer) -> Capability {
+    let platform = renderer.host.platform;
+    let path = match find_soffice(renderer.soffice_path.as_deref(), &renderer.host) {
+        Ok(path) => path,
+        Err(tried) => {
+            return Capability::fail(
+                "libreoffice",
+                false,
+                format!("not found (optional: without it .docx/.xlsx/.pptx are refused); looked at {tried}"),
+                platform.office_fix(&OfficeApp::ALL),
+            );
+        }
+    };
+    let version = match version(&path, "--version") {
+        Ok(v) => v,
+        Err(why) => {
+            return Capability::fail(
+                "libreoffice",
+                false,
+                format!("{} is there but does not run: {why}", path.display()),
+                platform.office_fix(&OfficeApp::ALL),
+            );
+        }
+    };
+    let Some(apps) = installed_apps(&path) else {
+        return Capability::pass("libreoffice", false, format!("{} ({version}) — Office files render", path.display()));
+    };
+    let missing: Vec<OfficeApp> = OfficeApp::ALL.into_iter().filter(|a| !apps.contains(a)).collect();
+    let have: Vec<&str> = apps.iter().map(|a| a.label()).collect();
+    if missing.is_empty() {
+        return Capability::pass(
+            "libreoffice",
+            false,
+            format!("{} ({version}; {}) — Office files render", path.display(), have.join(", ")),
+        );
+    }
+    let refused: Vec<String> = missing.iter().map(|a| format!("{} files need {}", extensions(*a), a.label())).collect();
+    Capability::fail(
+        "libreoffice",
+        false,
+        format!(
+            "{} ({version}) has {} only — {} and are refused",
+            path.display(),
+            if have.is_empty() { "no application".to_string() } else { have.join(", ") },
+            refused.join("; ")
+        ),
+        platform.office_fix(&missing),
+    )
+}
+
+fn extensions(app: OfficeApp) -> &'static str {
+    match app {
+        OfficeApp::Writer => ".docx/.odt/.doc/.rtf",
+        OfficeApp::Calc => ".xlsx/.ods/.xls",
+        OfficeApp::Impress => ".pptx/.odp/.ppt",
+    }
+}
+
+fn tool_row(tool: Tool, host: &HostPaths) -> Capability {
+    let name = tool.name();
+    let fix = tool.fix(host.platform);
+    match find_tool(tool, host) {
+        Ok(path) => match version(&path, tool.version_arg()) {
+            Ok(v) => Capability::pass(name, false, format!("{} ({v})", path.display())),
+            Err(why) => {
+                Capability::fail(name, false, format!("{} is there but does not run: {why}", path.display()), fix)
+            }
+        },
+        Err(e @ NotFound::Explicit { .. }) => Capability::fail(
+            name,
+            false,
+            e.to_string(),
+            format!("point {} at the {name} executable, or unset it; {fix}", tool.env_var()),
+        ),
+        Err(e @ NotFound::Nowhere { .. }) => Capability::fail(name, false, format!("{e} (optional)"), fix),
+    }
+}
+
+/// The first non-empty line `program arg` prints, within [`PROBE_TIMEOUT`].
+fn version(program: &Path, arg: &str) -> Result<String, String> {
+    let mut child = Command::new(program)
+        .arg(arg)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start it: {e}"))?;
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() > PROBE_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("`{arg}` did not answer within {} s", PROBE_TIMEOUT.as_secs()));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(format!("lost track of it: {e}")),
+        }
+    };
+    let mut out = String::new();
+    if let Some(mut stdout) = child.stdout.take() {
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut out);
+    }
+    let line = out.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string);
+    match (status.success(), line) {
+        (true, Some(line)) => Ok(line),
+        (true, None) => Err(format!("`{arg}` printed nothing")),
+        (false, _) => Err(format!("`{arg}` exited with {status}")),
+    }
 }

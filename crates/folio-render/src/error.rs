@@ -117,6 +117,11 @@ pub enum RenderError {
         /// What to do.
         fix: String,
     },
+    /// A rendered page could not be stored where the caller asked: the tree refused the write
+    /// (a read-only zone, a size limit, a file in the way). The message is the tree's own, which
+    /// names the fix; pages written before it stay.
+    #[error("{0}")]
+    Output(String),
     /// A host file could not be read or written (the output directory, a temporary file).
     #[error("{path}: {source} — hint: check that the directory exists and is writable")]
     Io {

@@ -19,7 +19,9 @@
 //!   outDir, {pages, dpi | width, format})`.
 //! - **Describe** ([`describe`]): summaries for PDFs, images and Office files (from their ZIP
 //!   structure), claimed by magic bytes first, then extension.
-//! - **Doctor** ([`doctor`]): one row per capability, `{name, ok, required, detail, fix}`.
+//! - **Doctor** ([`doctor`]): one row per capability (PDFium, LibreOffice and its applications,
+//!   Chromium, ffmpeg), `{name, ok, required, detail, fix}`; [`doctor::on_this_host`] is what
+//!   the desktop app calls.
 //!
 //! # The script layer
 //!
@@ -46,6 +48,7 @@ mod error;
 pub mod images;
 pub mod office;
 pub mod ops;
+pub mod pagepng;
 pub mod pdf;
 pub mod rasterize;
 mod zipdir;
@@ -57,9 +60,10 @@ pub mod host;
 #[cfg(feature = "adapters")]
 pub mod modules;
 
-pub use discovery::{HostPaths, Platform};
+pub use discovery::{HostPaths, Platform, Tool};
 pub use doctor::{Capability, capabilities};
 pub use error::{RenderError, Result};
 pub use images::{ImageFormat, ImageInfo, ImageLimits};
+pub use office::OfficeApp;
 pub use pdf::{PdfEngine, PdfInfo, Size};
 pub use rasterize::{DocKind, Pages, RasterOptions, RasterResult, Rasterized, Renderer};

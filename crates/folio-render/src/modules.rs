@@ -13,6 +13,7 @@ use folio_script::{CallContext, HostFn, HostValue, NativeFunction, NativeModule,
 use folio_vfs::VPath;
 use serde_json::{Value, json};
 
+use crate::error::RenderError;
 use crate::images::{self, FORMAT_NAMES, ImageFormat, ImageLimits};
 use crate::ops::{self, Fit, Overlay, ResizeOptions};
 use crate::rasterize::{PageFile, RasterOptions, RasterResult, Renderer};
@@ -66,12 +67,14 @@ fn read(fs: &dyn ScriptFs, raw: &str) -> Result<(VPath, Vec<u8>), String> {
 }
 
 /// `env:render`: `rasterize(path, outDir, {pages, dpi | width, format, quality})`, also exported
-/// as `render`.
+/// as `render`, and `capabilities()`, the doctor's rows for this host.
 pub fn render_module(renderer: Arc<Renderer>) -> NativeModule {
-    // What this host can render, computed now and written at the end of /std/render/README.md, so
-    // the agent learns it before writing code rather than from a refusal.
+    // What this host can render, computed now: written at the end of /std/render/README.md, so
+    // the agent learns it before writing code rather than from a refusal, and returned by
+    // capabilities() for a script that decides at run time.
+    let rows = crate::capabilities(&renderer);
     let mut on_host = String::from("\n\n## On this host\n\n");
-    for row in crate::capabilities(&renderer) {
+    for row in &rows {
         let mark = if row.ok { "available" } else { "MISSING" };
         on_host.push_str(&format!("- {}: {mark} — {}", row.name, row.detail));
         if !row.ok {
@@ -79,19 +82,33 @@ pub fn render_module(renderer: Arc<Renderer>) -> NativeModule {
         }
         on_host.push('\n');
     }
+    let rows = serde_json::to_value(&rows).unwrap_or(Value::Null);
+    let capabilities: Op = Arc::new(move |_, _| Ok(rows.clone()));
     let op: Op = Arc::new(move |fs, args| {
         let (input, bytes) = read(fs, arg_str(args, 0, "the document")?)?;
         let out_dir = path(arg_str(args, 1, "the output directory")?)?;
         let opts = RasterOptions::from_json(&arg_json(args, 2)).map_err(|e| e.to_string())?;
-        let r = renderer.rasterize_bytes(input.as_str(), &bytes, &opts).map_err(|e| e.to_string())?;
-        fs.mkdir(&out_dir)?;
+        // Each page is written as soon as it is encoded (on the encoder thread, while PDFium
+        // renders the next one); the directory is made when the first page is ready, so a call
+        // refused up front leaves nothing behind.
         let mut pages = Vec::new();
-        for p in r.pages {
-            let target = out_dir.join(&p.file_name).map_err(|e| e.to_string())?;
-            fs.write(&target, &p.bytes)?;
-            pages.push(PageFile { page: p.page, path: target.to_string(), width: p.width, height: p.height });
-        }
-        let result = RasterResult { pages, page_count: r.page_count, warnings: r.warnings, kind: r.kind };
+        let mut made_dir = false;
+        let done = renderer
+            .rasterize_each(input.as_str(), &bytes, &opts, |p| {
+                let mut write = || -> Result<PageFile, String> {
+                    if !made_dir {
+                        fs.mkdir(&out_dir)?;
+                        made_dir = true;
+                    }
+                    let target = out_dir.join(&p.file_name).map_err(|e| e.to_string())?;
+                    fs.write(&target, &p.bytes)?;
+                    Ok(PageFile { page: p.page, path: target.to_string(), width: p.width, height: p.height })
+                };
+                pages.push(write().map_err(RenderError::Output)?);
+                Ok(())
+            })
+            .map_err(|e| e.to_string())?;
+        let result = RasterResult { pages, page_count: done.page_count, warnings: done.warnings, kind: done.kind };
         serde_json::to_value(result).map_err(|e| e.to_string())
     });
     NativeModule {
@@ -100,7 +117,11 @@ pub fn render_module(renderer: Arc<Renderer>) -> NativeModule {
         version: env!("CARGO_PKG_VERSION").into(),
         types_dts: RENDER_DTS.into(),
         docs: format!("# env:render\n\nRender to /tmp (not /out) and look at the pages with view_image. Pages are 1-based; the default is every page up to 50 per call, at 150 dpi. Encrypted PDFs and Office files without LibreOffice on the host fail with a message naming the fix.{on_host}"),
-        functions: vec![function("rasterize", true, Arc::clone(&op)), function("render", true, op)],
+        functions: vec![
+            function("rasterize", true, Arc::clone(&op)),
+            function("render", true, op),
+            function("capabilities", false, capabilities),
+        ],
         js_api: None,
     }
 }
@@ -130,6 +151,20 @@ export interface RasterizeResult {
 export function rasterize(path: string, outDir: string, options?: RasterizeOptions): Promise<RasterizeResult>;
 /** The same as rasterize. */
 export function render(path: string, outDir: string, options?: RasterizeOptions): Promise<RasterizeResult>;
+/** One row per capability on this host (what `folio doctor` prints): pdfium, libreoffice, chromium, ffmpeg. */
+export interface Capability {
+  name: string;
+  /** True when it works here. */
+  ok: boolean;
+  /** True when Folio cannot work without it. */
+  required: boolean;
+  /** The path and version found, or what is wrong. */
+  detail: string;
+  /** The command the person runs to fix it (empty when ok). */
+  fix: string;
+}
+/** What this host can do, checked when the environment started. */
+export function capabilities(): Promise<Capability[]>;
 "#;
 
 /// Decodes a VFS image within the limits.

@@ -22,8 +22,102 @@ use crate::error::{RenderError, Result};
 /// Office extensions LibreOffice converts.
 pub const OFFICE_EXTENSIONS: &[&str] = &["docx", "xlsx", "pptx", "odt", "ods", "odp", "doc", "xls", "ppt", "rtf"];
 
+/// The LibreOffice application that opens a kind of document. On Debian each is its own package
+/// (Writer alone opens no workbook or deck), so a refusal names the one the document needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OfficeApp {
+    /// Text documents: .docx .doc .odt .rtf.
+    Writer,
+    /// Spreadsheets: .xlsx .xls .ods.
+    Calc,
+    /// Presentations: .pptx .ppt .odp.
+    Impress,
+}
+
+impl OfficeApp {
+    /// Every application, in the order rows and fixes list them.
+    pub const ALL: [OfficeApp; 3] = [OfficeApp::Writer, OfficeApp::Calc, OfficeApp::Impress];
+
+    /// The application for a file name, by extension (Writer when it is not a sheet or a deck).
+    pub fn of(name: &str) -> OfficeApp {
+        match crate::rasterize::extension(name).as_deref() {
+            Some("xlsx" | "xls" | "ods") => OfficeApp::Calc,
+            Some("pptx" | "ppt" | "odp") => OfficeApp::Impress,
+            _ => OfficeApp::Writer,
+        }
+    }
+
+    /// `Writer`, `Calc` or `Impress`.
+    pub fn label(self) -> &'static str {
+        match self {
+            OfficeApp::Writer => "Writer",
+            OfficeApp::Calc => "Calc",
+            OfficeApp::Impress => "Impress",
+        }
+    }
+
+    /// The Debian package that provides it without a GUI.
+    pub fn debian_package(self) -> &'static str {
+        match self {
+            OfficeApp::Writer => "libreoffice-writer-nogui",
+            OfficeApp::Calc => "libreoffice-calc-nogui",
+            OfficeApp::Impress => "libreoffice-impress-nogui",
+        }
+    }
+
+    /// The configuration file an installed application leaves in LibreOffice's registry
+    /// directory (`share/registry` on Linux and Windows, `Contents/Resources/registry` on macOS).
+    fn registry_file(self) -> &'static str {
+        match self {
+            OfficeApp::Writer => "writer.xcd",
+            OfficeApp::Calc => "calc.xcd",
+            OfficeApp::Impress => "impress.xcd",
+        }
+    }
+}
+
+/// The applications installed with the LibreOffice whose executable is `soffice` (symbolic
+/// links followed), read from its registry directory. `None` when that directory is not where
+/// the usual layouts put it (a wrapper script, a snap): then nothing is known and nothing is
+/// refused on this ground.
+pub fn installed_apps(soffice: &Path) -> Option<Vec<OfficeApp>> {
+    let real = std::fs::canonicalize(soffice).ok()?;
+    let program = real.parent()?;
+    let registry = [program.join("../share/registry"), program.join("../Resources/registry")]
+        .into_iter()
+        .find(|d| d.join("main.xcd").is_file())?;
+    Some(OfficeApp::ALL.into_iter().filter(|app| registry.join(app.registry_file()).is_file()).collect())
+}
+
 static PROFILE_LOCK: Mutex<()> = Mutex::new(());
 static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The LibreOffice executable that can open `app`'s documents. Refused (with where it looked, or
+/// which application is missing) when there is none, before anything runs.
+pub fn find_soffice_for(name: &str, app: OfficeApp, explicit: Option<&Path>, host: &HostPaths) -> Result<PathBuf> {
+    let soffice = find_soffice(explicit, host).map_err(|tried| RenderError::OfficeMissing {
+        path: name.to_string(),
+        tried,
+        fix: host.platform.office_fix(&[app]),
+    })?;
+    match installed_apps(&soffice) {
+        Some(apps) if !apps.contains(&app) => {
+            let have: Vec<&str> = apps.iter().map(|a| a.label()).collect();
+            Err(RenderError::OfficeMissing {
+                path: name.to_string(),
+                tried: format!(
+                    "{} has {} but not {}, which opens this kind of file",
+                    soffice.display(),
+                    if have.is_empty() { "no application".to_string() } else { have.join(", ") },
+                    app.label()
+                ),
+                fix: host.platform.office_fix(&[app]),
+            })
+        }
+        _ => Ok(soffice),
+    }
+}
 
 /// The LibreOffice executable, or where it was looked for.
 pub fn find_soffice(explicit: Option<&Path>, host: &HostPaths) -> std::result::Result<PathBuf, String> {
@@ -51,6 +145,19 @@ fn file_url(path: &Path) -> String {
 /// Converts the Office document `bytes` (called `name`, whose extension tells LibreOffice the
 /// format) to PDF bytes.
 pub fn convert_to_pdf(name: &str, bytes: &[u8], soffice: &Path, profile: &Path, timeout: Duration) -> Result<Vec<u8>> {
+    convert(name, bytes, soffice, profile, timeout, "pdf")
+}
+
+/// Converts the document `bytes` (called `name`, whose extension tells LibreOffice the format) to
+/// the format of the extension `to` (`pdf`, `xlsx`, `pptx`, `docx`, …), returning its bytes.
+pub fn convert(
+    name: &str,
+    bytes: &[u8],
+    soffice: &Path,
+    profile: &Path,
+    timeout: Duration,
+    to: &str,
+) -> Result<Vec<u8>> {
     let file = name.rsplit(['/', '\\']).next().filter(|f| !f.is_empty()).unwrap_or("document.docx");
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
     let work = std::env::temp_dir().join(format!(
@@ -65,8 +172,8 @@ pub fn convert_to_pdf(name: &str, bytes: &[u8], soffice: &Path, profile: &Path, 
     let result = (|| {
         std::fs::write(&input, bytes).map_err(|e| RenderError::io(&input, e))?;
         let _guard = PROFILE_LOCK.lock().unwrap_or_else(|p| p.into_inner());
-        run_soffice(name, soffice, profile, &input, &out_dir, &work, timeout)?;
-        let pdf = out_dir.join(format!("{stem}.pdf"));
+        run_soffice(name, soffice, profile, &input, &out_dir, &work, timeout, to)?;
+        let pdf = out_dir.join(format!("{stem}.{to}"));
         match std::fs::read(&pdf) {
             Ok(b) if !b.is_empty() => Ok(b),
             _ => {
@@ -78,7 +185,7 @@ pub fn convert_to_pdf(name: &str, bytes: &[u8], soffice: &Path, profile: &Path, 
                 };
                 Err(RenderError::OfficeFailed {
                     path: name.to_string(),
-                    detail: format!("no PDF appeared; LibreOffice said: {}", last_line(&stderr)),
+                    detail: format!("no {to} file appeared; LibreOffice said: {}", last_line(&stderr)),
                     fix: fix.into(),
                 })
             }
@@ -95,6 +202,7 @@ fn last_line(s: &str) -> String {
         .map_or_else(|| "(nothing on stderr)".to_string(), |l| l.trim().to_string())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_soffice(
     name: &str,
     soffice: &Path,
@@ -103,6 +211,7 @@ fn run_soffice(
     out_dir: &Path,
     work: &Path,
     timeout: Duration,
+    to: &str,
 ) -> Result<()> {
     let stderr_path = work.join("stderr.txt");
     let stderr = std::fs::File::create(&stderr_path).map_err(|e| RenderError::io(&stderr_path, e))?;
@@ -115,7 +224,7 @@ fn run_soffice(
             "--nolockcheck",
             "--nodefault",
             "--convert-to",
-            "pdf",
+            to,
             "--outdir",
         ])
         .arg(out_dir)

@@ -8,9 +8,10 @@
 //! page loop together.
 //!
 //! Rendering writes into pixel buffers Folio owns (`PdfBitmap::from_bytes`), which the encoder
-//! thread hands back once a page is encoded, so a long document reuses two or three buffers and
-//! PNG encoding of page N overlaps rendering of page N+1. PDFium writes RGBx directly (the BGRx
-//! format with the byte order reversed), so no copy out of PDFium's own buffer is needed.
+//! thread hands back once a page is encoded, so a long document reuses two or three buffers, and
+//! encoding (and writing) page N overlaps rendering of page N+1. PDFium writes 24-bit RGB
+//! directly (its BGR format with the byte order reversed), and [`crate::pagepng`] encodes those
+//! rows where they lie, so no pixel is copied between PDFium and the PNG's compressor.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -21,6 +22,7 @@ use serde::Serialize;
 use crate::discovery::{HostPaths, describe_tried, pdfium_candidates};
 use crate::error::{RenderError, Result};
 use crate::images::{self, ImageFormat};
+use crate::pagepng::{self, RgbRows};
 
 /// The loaded PDFium library. Obtain it with [`PdfEngine::load`].
 pub struct PdfEngine {
@@ -97,8 +99,30 @@ impl PdfEngine {
         self.pdfium.load_pdf_from_byte_slice(bytes, None).map_err(|e| classify(name, e))
     }
 
-    /// Renders pages of the PDF `bytes` (`name` is how messages refer to it).
+    /// Renders pages of the PDF `bytes` (`name` is how messages refer to it), returning them
+    /// encoded, in the order asked for.
     pub fn rasterize(&self, name: &str, bytes: &[u8], req: &PageRequest) -> Result<Vec<RenderedPage>> {
+        let mut out = Vec::with_capacity(req.pages.len());
+        self.rasterize_each(name, bytes, req, |page| {
+            out.push(page);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Renders pages of the PDF `bytes` and hands each one, encoded, to `sink` as soon as it is
+    /// ready, in the order asked for. PDFium renders on the calling thread (it is
+    /// single-threaded); one encoder thread encodes page N and runs `sink` on it (typically a
+    /// file write) while PDFium renders page N+1. Every page's size is checked against
+    /// [`PageRequest::max_pixels`] before the first one renders, so a refusal leaves nothing
+    /// half done; the first error from `sink` stops the render and is returned.
+    pub fn rasterize_each(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        req: &PageRequest,
+        mut sink: impl FnMut(RenderedPage) -> Result<()> + Send,
+    ) -> Result<()> {
         let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         let doc = self.open(name, bytes)?;
         let pages = doc.pages();
@@ -107,26 +131,24 @@ impl PdfEngine {
             if p == 0 || p > count {
                 return Err(RenderError::NoSuchPage { path: name.to_string(), page: p, count });
             }
+            let rect = pages.page_size((p - 1) as PdfPageIndex).map_err(|e| classify(name, e))?;
+            pixel_size(name, p, rect.width().value, rect.height().value, req)?;
         }
         let (tx, rx) = std::sync::mpsc::sync_channel::<Rendered>(2);
         // Spent pixel buffers travel back from the encoder, so a long document cycles through
-        // a few buffers instead of allocating one per page.
+        // a few buffers instead of allocating (and page-faulting) one per page.
         let (back_tx, back_rx) = std::sync::mpsc::channel::<Vec<u8>>();
-        let format = req.format;
-        let quality = req.quality;
+        let (format, quality) = (req.format, req.quality);
         std::thread::scope(|scope| {
-            let encoder = scope.spawn(move || -> Result<Vec<RenderedPage>> {
-                let mut out = Vec::new();
-                let mut rgb = Vec::new();
+            let encoder = scope.spawn(move || -> Result<()> {
                 for r in rx {
-                    // PDFium wrote R, G, B, x per pixel (BGRx with the byte order reversed).
-                    rgb.clear();
-                    rgb.extend(r.rgbx.chunks_exact(4).flat_map(|px| [px[0], px[1], px[2]]));
-                    let bytes = images::encode_rgb(name, r.width, r.height, &rgb, format, quality)?;
-                    out.push(RenderedPage { page: r.page, width: r.width, height: r.height, bytes });
-                    let _ = back_tx.send(r.rgbx);
+                    let rows = RgbRows { width: r.width, height: r.height, stride: r.stride, data: &r.rgb };
+                    let bytes = encode_page(name, &rows, format, quality)?;
+                    let (page, width, height) = (r.page, r.width, r.height);
+                    let _ = back_tx.send(r.rgb);
+                    sink(RenderedPage { page, width, height, bytes })?;
                 }
-                Ok(out)
+                Ok(())
             });
             let rendered = self.render_pages(name, pages, req, &back_rx, |r| tx.send(r).is_ok());
             drop(tx);
@@ -137,7 +159,9 @@ impl PdfEngine {
                     fix: "try again; report it if it repeats".into(),
                 })
             });
-            rendered.and(encoded)
+            // The encoder's error (a failed write, say) is the cause when both failed: the
+            // render loop only stopped because the encoder hung up.
+            encoded.and(rendered)
         })
     }
 
@@ -151,52 +175,45 @@ impl PdfEngine {
     ) -> Result<()> {
         for &p in &req.pages {
             let page = pages.get((p - 1) as i32).map_err(|e| classify(name, e))?;
-            let (wpt, hpt) = (page.width().value, page.height().value);
-            let scale = match req.size {
-                Size::Dpi(dpi) => dpi / 72.0,
-                Size::Width(w) => w as f32 / wpt.max(1.0),
-            };
-            let w = ((wpt * scale).round() as i32).max(1);
-            let h = ((hpt * scale).round() as i32).max(1);
-            if u64::from(w.unsigned_abs()) * u64::from(h.unsigned_abs()) > req.max_pixels {
-                return Err(RenderError::BadOption(format!(
-                    "{name}: page {p} at this resolution would be {w}×{h} pixels, over the limit of {} — hint: lower dpi or width",
-                    req.max_pixels
-                )));
-            }
-            let mut rgbx = spent.try_recv().unwrap_or_default();
-            rgbx.resize(w as usize * h as usize * 4, 0);
+            let (w, h) = pixel_size(name, p, page.width().value, page.height().value, req)?;
+            // PDFium's 24-bit format with the byte order reversed is RGB, rows padded to 4 bytes:
+            // what the PNG writer reads, with no RGBx-to-RGB copy in between.
+            let stride = (w as usize * 3).div_ceil(4) * 4;
+            let mut rgb = spent.try_recv().unwrap_or_default();
+            rgb.resize(stride * h as usize, 0);
             {
-                let mut bitmap =
-                    PdfBitmap::from_bytes(w, h, PdfBitmapFormat::BGRx, &mut rgbx).map_err(|e| classify(name, e))?;
-                let config =
-                    PdfRenderConfig::new().set_fixed_size(w, h).set_reverse_byte_order(true).render_form_data(true);
+                let mut bitmap = PdfBitmap::from_bytes(w as i32, h as i32, PdfBitmapFormat::BGR, &mut rgb)
+                    .map_err(|e| classify(name, e))?;
+                let config = PdfRenderConfig::new()
+                    .set_fixed_size(w as i32, h as i32)
+                    .set_reverse_byte_order(true)
+                    .render_form_data(true);
                 page.render_into_bitmap_with_config(&mut bitmap, &config).map_err(|e| classify(name, e))?;
             }
-            if !sink(Rendered { page: p, width: w as u32, height: h as u32, rgbx }) {
+            if !sink(Rendered { page: p, width: w, height: h, stride, rgb }) {
                 break;
             }
         }
         Ok(())
     }
 
-    /// Renders pages to pixels without encoding them: `each(page, width, height, rgbx)` gets
-    /// 4 bytes per pixel (R, G, B, unused). For callers that want pixels (analysis, OCR) and for
-    /// measuring the render stage alone.
+    /// Renders pages to pixels without encoding them: `each(page, rows)` gets 8-bit RGB rows as
+    /// PDFium wrote them. For callers that want pixels (analysis, OCR) and for measuring the
+    /// render stage alone. Returns the document's page count.
     pub fn render_pixels(
         &self,
         name: &str,
         bytes: &[u8],
         req: &PageRequest,
-        mut each: impl FnMut(u32, u32, u32, &[u8]),
+        mut each: impl FnMut(u32, &RgbRows<'_>),
     ) -> Result<u32> {
         let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         let doc = self.open(name, bytes)?;
         let pages = doc.pages();
         let (back_tx, back_rx) = std::sync::mpsc::channel::<Vec<u8>>();
         self.render_pages(name, pages, req, &back_rx, |r| {
-            each(r.page, r.width, r.height, &r.rgbx);
-            back_tx.send(r.rgbx).is_ok()
+            each(r.page, &RgbRows { width: r.width, height: r.height, stride: r.stride, data: &r.rgb });
+            back_tx.send(r.rgb).is_ok()
         })?;
         Ok(pages.len().max(0) as u32)
     }
@@ -272,7 +289,42 @@ struct Rendered {
     page: u32,
     width: u32,
     height: u32,
-    rgbx: Vec<u8>,
+    /// Bytes from one row to the next.
+    stride: usize,
+    rgb: Vec<u8>,
+}
+
+/// The pixel size of page `page` (`wpt`×`hpt` points) at the requested size, refused over
+/// [`PageRequest::max_pixels`].
+fn pixel_size(name: &str, page: u32, wpt: f32, hpt: f32, req: &PageRequest) -> Result<(u32, u32)> {
+    let scale = match req.size {
+        Size::Dpi(dpi) => dpi / 72.0,
+        Size::Width(w) => w as f32 / wpt.max(1.0),
+    };
+    let w = ((wpt * scale).round() as u32).max(1);
+    let h = ((hpt * scale).round() as u32).max(1);
+    if u64::from(w) * u64::from(h) > req.max_pixels || w > i32::MAX as u32 / 4 || h > i32::MAX as u32 / 4 {
+        return Err(RenderError::BadOption(format!(
+            "{name}: page {page} at this resolution would be {w}×{h} pixels, over the limit of {} — hint: lower dpi or width",
+            req.max_pixels
+        )));
+    }
+    Ok((w, h))
+}
+
+/// Encodes one rendered page: PNG straight from PDFium's rows, other formats through `image`.
+fn encode_page(name: &str, rows: &RgbRows<'_>, format: ImageFormat, quality: Option<u8>) -> Result<Vec<u8>> {
+    if format == ImageFormat::Png {
+        // Room for a typical text page, so the output rarely grows while it is written.
+        let mut out = Vec::with_capacity(rows.width as usize * rows.height as usize / 2);
+        pagepng::encode(rows, &mut out).map_err(|e| RenderError::Image {
+            path: name.to_string(),
+            detail: format!("cannot encode a page as png: {e}"),
+            fix: "report this as a bug with the file attached".into(),
+        })?;
+        return Ok(out);
+    }
+    images::encode_rgb(name, rows.width, rows.height, &rows.packed(), format, quality)
 }
 
 /// How large pages come out.

@@ -190,6 +190,17 @@ pub struct Rasterized {
     pub warnings: Vec<String>,
 }
 
+/// What a rasterize call reports besides its pages.
+#[derive(Debug, Clone)]
+pub struct RasterSummary {
+    /// What the input was.
+    pub kind: DocKind,
+    /// The pages of the whole document.
+    pub page_count: u32,
+    /// Things the caller should know (pages left out, options ignored).
+    pub warnings: Vec<String>,
+}
+
 /// One page as written, for the script's result.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct PageFile {
@@ -255,17 +266,37 @@ impl Renderer {
         PdfEngine::load(self.pdfium_path.as_deref(), &self.host)
     }
 
-    /// Renders `bytes` (named `name`, a path used in messages and for the output stems).
+    /// Renders `bytes` (named `name`, a path used in messages and for the output stems) into
+    /// memory.
     pub fn rasterize_bytes(&self, name: &str, bytes: &[u8], opts: &RasterOptions) -> Result<Rasterized> {
+        let mut pages = Vec::new();
+        let done = self.rasterize_each(name, bytes, opts, |page| {
+            pages.push(page);
+            Ok(())
+        })?;
+        Ok(Rasterized { kind: done.kind, page_count: done.page_count, pages, warnings: done.warnings })
+    }
+
+    /// Renders `bytes` and hands each page to `sink` as soon as it is encoded, in page order —
+    /// for a PDF on the encoder thread while PDFium renders the next page, so writing the files
+    /// overlaps rendering. Everything that can be refused up front (a missing tool, a page that
+    /// does not exist or is too large) is refused before `sink` sees a page. The first error
+    /// `sink` returns stops the work and is returned.
+    pub fn rasterize_each(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        opts: &RasterOptions,
+        mut sink: impl FnMut(OutPage) -> Result<()> + Send,
+    ) -> Result<RasterSummary> {
         match classify(name, bytes)? {
             DocKind::Pdf => {
                 let engine = self.pdfium()?;
-                self.pdf_pages(&engine, name, bytes, opts, DocKind::Pdf)
+                self.pdf_pages(&engine, name, bytes, opts, DocKind::Pdf, sink)
             }
             DocKind::Office => {
-                let soffice = office::find_soffice(self.soffice_path.as_deref(), &self.host).map_err(|tried| {
-                    RenderError::OfficeMissing { path: name.to_string(), tried, fix: self.host.platform.office_fix() }
-                })?;
+                let app = office::OfficeApp::of(name);
+                let soffice = office::find_soffice_for(name, app, self.soffice_path.as_deref(), &self.host)?;
                 if bytes.starts_with(b"PK\x03\x04")
                     && let Err(detail) = crate::zipdir::entries(bytes)
                 {
@@ -273,9 +304,13 @@ impl Renderer {
                 }
                 let engine = self.pdfium()?;
                 let pdf = office::convert_to_pdf(name, bytes, &soffice, &self.office_profile, self.office_timeout)?;
-                self.pdf_pages(&engine, name, &pdf, opts, DocKind::Office)
+                self.pdf_pages(&engine, name, &pdf, opts, DocKind::Office, sink)
             }
-            DocKind::Image => self.image_page(name, bytes, opts),
+            DocKind::Image => {
+                let (page, summary) = self.image_page(name, bytes, opts)?;
+                sink(page)?;
+                Ok(summary)
+            }
         }
     }
 
@@ -286,7 +321,8 @@ impl Renderer {
         bytes: &[u8],
         opts: &RasterOptions,
         kind: DocKind,
-    ) -> Result<Rasterized> {
+        mut sink: impl FnMut(OutPage) -> Result<()> + Send,
+    ) -> Result<RasterSummary> {
         let count = crate::pdf::page_count(engine, name, bytes)?;
         let mut warnings = Vec::new();
         let pages = match &opts.pages {
@@ -317,21 +353,19 @@ impl Renderer {
             max_pixels: self.limits.max_pixels,
         };
         let stem = stem(name);
-        let pages = engine
-            .rasterize(name, bytes, &req)?
-            .into_iter()
-            .map(|p| OutPage {
+        engine.rasterize_each(name, bytes, &req, |p| {
+            sink(OutPage {
                 page: p.page,
                 file_name: format!("{stem}-p{}.{}", p.page, format.extension()),
                 width: p.width,
                 height: p.height,
                 bytes: p.bytes,
             })
-            .collect();
-        Ok(Rasterized { kind, page_count: count, pages, warnings })
+        })?;
+        Ok(RasterSummary { kind, page_count: count, warnings })
     }
 
-    fn image_page(&self, name: &str, bytes: &[u8], opts: &RasterOptions) -> Result<Rasterized> {
+    fn image_page(&self, name: &str, bytes: &[u8], opts: &RasterOptions) -> Result<(OutPage, RasterSummary)> {
         let mut warnings = Vec::new();
         if let Pages::List(list) = &opts.pages
             && list.iter().any(|&p| p != 1)
@@ -368,16 +402,20 @@ impl Renderer {
             OutPage { page: 1, file_name: String::new(), width: img.width(), height: img.height(), bytes: encoded }
         };
         let file_name = format!("{}.{}", stem(name), format.extension());
-        Ok(Rasterized { kind: DocKind::Image, page_count: 1, pages: vec![OutPage { file_name, ..out }], warnings })
+        Ok((OutPage { file_name, ..out }, RasterSummary { kind: DocKind::Image, page_count: 1, warnings }))
     }
 
-    /// Renders the host file `path` into the host directory `out_dir` (created if missing).
+    /// Renders the host file `path` into the host directory `out_dir` (created when the first
+    /// page is ready), each file written as soon as its page is encoded.
     pub fn rasterize_file(&self, path: &Path, out_dir: &Path, opts: &RasterOptions) -> Result<RasterResult> {
         let bytes = std::fs::read(path).map_err(|e| RenderError::io(path, e))?;
-        let r = self.rasterize_bytes(&path.to_string_lossy(), &bytes, opts)?;
-        std::fs::create_dir_all(out_dir).map_err(|e| RenderError::io(out_dir, e))?;
         let mut pages = Vec::new();
-        for p in r.pages {
+        let mut made_dir = false;
+        let done = self.rasterize_each(&path.to_string_lossy(), &bytes, opts, |p| {
+            if !made_dir {
+                std::fs::create_dir_all(out_dir).map_err(|e| RenderError::io(out_dir, e))?;
+                made_dir = true;
+            }
             let target = out_dir.join(&p.file_name);
             std::fs::write(&target, &p.bytes).map_err(|e| RenderError::io(&target, e))?;
             pages.push(PageFile {
@@ -386,8 +424,9 @@ impl Renderer {
                 width: p.width,
                 height: p.height,
             });
-        }
-        Ok(RasterResult { pages, page_count: r.page_count, warnings: r.warnings, kind: r.kind })
+            Ok(())
+        })?;
+        Ok(RasterResult { pages, page_count: done.page_count, warnings: done.warnings, kind: done.kind })
     }
 }
 

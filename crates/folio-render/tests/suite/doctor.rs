@@ -7,19 +7,39 @@ use super::renderer;
 
 const CHILD: &str = "FOLIO_RENDER_DOCTOR_CHILD";
 
+/// On this host (provisioned by scripts/install.sh) PDFium, LibreOffice with its three
+/// applications and ffmpeg pass, each with its version; Chromium is optional and not installed
+/// by the script, so its row either passes with a version or names the apt command.
 #[test]
-fn on_this_host_pdfium_passes() {
+fn on_this_host_the_installed_tools_pass_with_their_versions() {
     let rows = capabilities(&renderer());
-    assert_eq!(rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["pdfium", "libreoffice"]);
+    assert_eq!(
+        rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(),
+        ["pdfium", "libreoffice", "chromium", "ffmpeg"]
+    );
     assert!(rows[0].ok && rows[0].required && rows[0].fix.is_empty(), "{rows:?}");
-    assert!(!rows[1].required);
+    assert!(rows[1..].iter().all(|r| !r.required), "{rows:?}");
     assert!(doctor::ready(&rows));
+    if std::path::Path::new("/etc/debian_version").exists() {
+        assert!(
+            rows[1].ok && rows[1].detail.contains("LibreOffice") && rows[1].detail.contains("Writer, Calc, Impress"),
+            "{:?}",
+            rows[1]
+        );
+        assert!(rows[3].ok && rows[3].detail.contains("(ffmpeg version "), "{:?}", rows[3]);
+        match rows[2].ok {
+            true => assert!(rows[2].detail.contains("Chromium") || rows[2].detail.contains("Chrome"), "{:?}", rows[2]),
+            false => assert!(rows[2].fix.starts_with("sudo apt-get install chromium"), "{:?}", rows[2]),
+        }
+    }
 }
 
 #[test]
 fn hidden_tools_fail_with_the_fix() {
     if std::env::var_os(CHILD).is_some() {
-        let mut r = Renderer::new(HostPaths::isolated(Platform::Linux));
+        let mut host = HostPaths::isolated(Platform::Linux);
+        host.env.insert("FOLIO_CHROMIUM_PATH".into(), "/nonexistent/chromium".into());
+        let mut r = Renderer::new(host);
         r.pdfium_path = Some("/nonexistent/libpdfium.so".into());
         println!("ROWS={}", serde_json::to_string(&capabilities(&r)).unwrap());
         return;
@@ -42,5 +62,18 @@ fn hidden_tools_fail_with_the_fix() {
     );
     assert!(!rows[1].ok && !rows[1].required);
     assert!(rows[1].fix.starts_with("sudo apt-get install"), "{}", rows[1].fix);
-    assert!(!doctor::ready(&rows));
+    // An explicit path that names nothing is reported by name, not replaced by a search.
+    assert!(!rows[2].ok && !rows[2].required);
+    assert_eq!(rows[2].detail, "FOLIO_CHROMIUM_PATH names /nonexistent/chromium, which does not exist");
+    assert!(
+        rows[2].fix.starts_with(
+            "point FOLIO_CHROMIUM_PATH at the chromium executable, or unset it; sudo apt-get install chromium"
+        ),
+        "{}",
+        rows[2].fix
+    );
+    assert!(!rows[3].ok && !rows[3].required);
+    assert!(rows[3].detail.starts_with("not found; looked at"), "{}", rows[3].detail);
+    assert!(rows[3].fix.starts_with("sudo apt-get install ffmpeg"), "{}", rows[3].fix);
+    assert!(!doctor::ready(&rows), "PDFium is required");
 }

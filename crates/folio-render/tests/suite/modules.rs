@@ -187,3 +187,40 @@ fn the_handlers_claim_by_magic_and_render_pages_for_view_image() {
     let pic = png(10, 10, |_, _| [1, 2, 3]);
     assert_eq!(by_magic(&pic[..64]).unwrap().module(), "images");
 }
+
+/// `capabilities()` gives a script the doctor's rows, the same facts `folio doctor` prints.
+#[test]
+fn a_script_reads_the_doctor_rows_with_capabilities() {
+    let src = r#"
+        import { capabilities } from 'env:render';
+        export default async function () {
+            const rows = await capabilities();
+            return rows.map((r) => [r.name, r.ok, r.required, typeof r.detail, typeof r.fix]);
+        }"#;
+    let (_, out) = run(renderer(), &[], src);
+    let rows = out.unwrap();
+    let expected = folio_render::capabilities(&renderer());
+    assert_eq!(rows.as_array().unwrap().len(), expected.len());
+    for (row, want) in rows.as_array().unwrap().iter().zip(&expected) {
+        assert_eq!(row, &serde_json::json!([want.name, want.ok, want.required, "string", "string"]));
+    }
+    assert_eq!(rows[0], serde_json::json!(["pdfium", true, true, "string", "string"]));
+}
+
+/// Pages are written as they are encoded; a write the tree refuses (here: the output directory
+/// would sit below a file) stops the call with the tree's own message.
+#[test]
+fn a_refused_page_write_reaches_the_script_by_name() {
+    let src = r#"
+        import { rasterize } from 'env:render';
+        export default async function () {
+            try { await rasterize('/in/x.pdf', '/in/x.pdf/pages', { dpi: 36 }); return 'written'; }
+            catch (e) { return e.message; }
+        }"#;
+    let (tree, out) = run(renderer(), &[("/in/x.pdf", pdfgen::sample())], src);
+    let msg = out.unwrap();
+    let msg = msg.as_str().unwrap();
+    assert!(msg.starts_with("env:render.rasterize: "), "{msg}");
+    assert!(msg.contains("/in/x.pdf"), "{msg}");
+    assert!(tree.stat(&vp("/in/x.pdf/pages")).is_err() || tree.stat(&vp("/in/x.pdf/pages")).unwrap().is_none());
+}

@@ -119,3 +119,205 @@ fn a_docx_renders_through_libreoffice_when_installed() {
     let dark = img.pixels().filter(|p| p.0.iter().all(|&c| c < 128)).count();
     assert!(dark > 200, "the page should carry text ink, found {dark} dark pixels");
 }
+
+/// A one-sheet .xlsx written by hand: a header row and a few rows of numbers, as inline strings
+/// and values, with the content types and relationships LibreOffice needs to open it.
+pub fn xlsx(rows: &[[&str; 3]]) -> Vec<u8> {
+    let mut data = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        let r = i + 1;
+        data += &format!("<row r=\"{r}\">");
+        for (col, cell) in ["A", "B", "C"].iter().zip(row) {
+            if cell.parse::<f64>().is_ok() {
+                data += &format!("<c r=\"{col}{r}\"><v>{cell}</v></c>");
+            } else {
+                data += &format!("<c r=\"{col}{r}\" t=\"inlineStr\"><is><t>{cell}</t></is></c>");
+            }
+        }
+        data += "</row>";
+    }
+    zip(&[
+        ("[Content_Types].xml", r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#.into()),
+        ("_rels/.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#.into()),
+        ("xl/workbook.xml", r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sales" sheetId="1" r:id="rId1"/></sheets></workbook>"#.into()),
+        ("xl/_rels/workbook.xml.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#.into()),
+        ("xl/worksheets/sheet1.xml", format!(r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{data}</sheetData></worksheet>"#)),
+    ])
+}
+
+/// A two-slide presentation in flat ODF (one XML file): slide 1 has a red rectangle and a
+/// title, slide 2 a line of text. LibreOffice turns it into a real .pptx for the tests.
+const FODP: &str = r##"<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.presentation">
+ <office:styles/>
+ <office:automatic-styles>
+  <style:style style:name="red" style:family="graphic"><style:graphic-properties draw:fill="solid" draw:fill-color="#d02020" draw:stroke="none"/></style:style>
+  <style:style style:name="big" style:family="paragraph"><style:text-properties fo:font-size="40pt" fo:color="#000000"/></style:style>
+ </office:automatic-styles>
+ <office:master-styles><style:master-page style:name="Default"/></office:master-styles>
+ <office:body><office:presentation>
+  <draw:page draw:name="One" draw:master-page-name="Default">
+   <draw:rect draw:style-name="red" svg:x="2cm" svg:y="2cm" svg:width="12cm" svg:height="7cm"/>
+   <draw:frame svg:x="2cm" svg:y="11cm" svg:width="22cm" svg:height="4cm"><draw:text-box><text:p text:style-name="big">Quarterly results</text:p></draw:text-box></draw:frame>
+  </draw:page>
+  <draw:page draw:name="Two" draw:master-page-name="Default">
+   <draw:frame svg:x="2cm" svg:y="3cm" svg:width="22cm" svg:height="4cm"><draw:text-box><text:p text:style-name="big">Next steps and owners</text:p></draw:text-box></draw:frame>
+  </draw:page>
+ </office:presentation></office:body>
+</office:document>
+"##;
+
+/// LibreOffice with every application this test needs, or the test fails naming the fix on
+/// Debian (where scripts/install.sh installs it) and is skipped elsewhere.
+fn soffice_or_skip(r: &folio_render::Renderer) -> Option<std::path::PathBuf> {
+    match folio_render::office::find_soffice(None, &r.host) {
+        Ok(path) => Some(path),
+        Err(tried) => {
+            assert!(
+                !std::path::Path::new("/etc/debian_version").exists(),
+                "soffice must be installed by scripts/install.sh on Debian; looked at {tried}"
+            );
+            None
+        }
+    }
+}
+
+/// Pixels well away from white.
+fn ink(img: &image::RgbImage) -> usize {
+    img.pixels().filter(|p| p.0.iter().any(|&c| c < 160)).count()
+}
+
+#[test]
+fn an_xlsx_renders_through_libreoffice_calc() {
+    let r = renderer();
+    if soffice_or_skip(&r).is_none() {
+        return;
+    }
+    let book = xlsx(&[
+        ["Region", "Quarter", "Revenue"],
+        ["North", "Q1", "120500"],
+        ["South", "Q1", "98250"],
+        ["East", "Q2", "143700"],
+        ["West", "Q2", "87125"],
+    ]);
+    let opts = RasterOptions { size: Some(Size::Dpi(100.0)), ..RasterOptions::default() };
+    let out = r.rasterize_bytes("/in/sales.xlsx", &book, &opts).unwrap();
+    assert_eq!(out.kind, DocKind::Office);
+    assert_eq!(out.page_count, 1, "five rows fit one page");
+    assert_eq!(out.pages[0].file_name, "sales-p1.png");
+    let img = rgb(&out.pages[0].bytes);
+    // Calc prints the used range at the top left: the cells' text is ink there, and nowhere
+    // near the bottom of the page.
+    let (w, h) = (img.width(), img.height());
+    let top = image::imageops::crop_imm(&img, 0, 0, w, h / 4).to_image();
+    let bottom = image::imageops::crop_imm(&img, 0, h / 2, w, h / 2).to_image();
+    assert!(ink(&top) > 300, "the cells should leave text on the page, found {} inked pixels", ink(&top));
+    assert_eq!(ink(&bottom), 0, "nothing below the five rows");
+}
+
+#[test]
+fn a_pptx_renders_through_libreoffice_impress() {
+    let r = renderer();
+    let Some(soffice) = soffice_or_skip(&r) else {
+        return;
+    };
+    let deck = folio_render::office::convert(
+        "/in/deck.fodp",
+        FODP.as_bytes(),
+        &soffice,
+        &r.office_profile,
+        r.office_timeout,
+        "pptx",
+    )
+    .unwrap();
+    assert!(deck.starts_with(b"PK\x03\x04"), "LibreOffice wrote a pptx (a ZIP)");
+    let info = folio_render::describe::describe(&r, "/in/deck.pptx", &deck).unwrap();
+    assert_eq!(info["slides"], 2, "{info}");
+    let opts = RasterOptions { size: Some(Size::Width(800)), ..RasterOptions::default() };
+    let out = r.rasterize_bytes("/in/deck.pptx", &deck, &opts).unwrap();
+    assert_eq!((out.kind, out.page_count, out.pages.len()), (DocKind::Office, 2, 2));
+    let one = rgb(&out.pages[0].bytes);
+    let two = rgb(&out.pages[1].bytes);
+    assert_eq!(one.width(), 800);
+    let red = |img: &image::RgbImage| img.pixels().filter(|p| p[0] > 180 && p[1] < 80 && p[2] < 80).count();
+    // The rectangle covers about 12×7 cm of a 28×15.75 cm slide: thousands of red pixels.
+    assert!(red(&one) > 20_000, "slide 1 shows the red rectangle, found {} red pixels", red(&one));
+    assert!(ink(&one) > red(&one) + 500, "slide 1 also carries the title's text");
+    assert_eq!(red(&two), 0, "slide 2 has no rectangle");
+    assert!(ink(&two) > 500, "slide 2 carries its line of text, found {}", ink(&two));
+}
+
+/// With LibreOffice hidden from discovery, each kind of Office file is refused before anything
+/// runs, with the doctor's fix naming the package that opens that kind.
+#[test]
+fn each_office_kind_is_refused_with_its_own_package_when_libreoffice_is_hidden() {
+    let mut r = renderer();
+    r.host = folio_render::HostPaths::isolated(folio_render::Platform::Linux);
+    let book = xlsx(&[["a", "b", "1"]]);
+    for (name, bytes, package) in [
+        ("/in/memo.docx", docx(&["Hello"]), "libreoffice-writer-nogui"),
+        ("/in/sales.xlsx", book, "libreoffice-calc-nogui"),
+        ("/in/deck.pptx", zip(&[("ppt/presentation.xml", "<p/>".into())]), "libreoffice-impress-nogui"),
+    ] {
+        let err = r.rasterize_bytes(name, &bytes, &RasterOptions::default()).unwrap_err();
+        assert!(matches!(err, folio_render::RenderError::OfficeMissing { .. }), "{name}: {err}");
+        let msg = err.to_string();
+        assert!(msg.starts_with(&format!("{name} needs LibreOffice to render")), "{msg}");
+        assert!(msg.contains(&format!("hint: sudo apt-get install --no-install-recommends {package} ")), "{msg}");
+    }
+}
+
+/// A LibreOffice that has Writer but not Calc or Impress (how Debian installs it when only
+/// libreoffice-writer-nogui was asked for) refuses a workbook and a deck up front, naming the
+/// missing application's package; the doctor's row says which applications are there. Built as
+/// a fake installation layout: program/soffice and share/registry/*.xcd.
+#[cfg(unix)]
+#[test]
+fn a_missing_libreoffice_application_is_refused_up_front_and_shown_by_the_doctor() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("program");
+    let registry = dir.path().join("share/registry");
+    std::fs::create_dir_all(&program).unwrap();
+    std::fs::create_dir_all(&registry).unwrap();
+    for file in ["main.xcd", "writer.xcd"] {
+        std::fs::write(registry.join(file), "<oor:data/>").unwrap();
+    }
+    let soffice = program.join("soffice");
+    // Answers --version; any conversion produces nothing (a real one would fail the same way
+    // for a workbook without Calc, only later and less clearly).
+    std::fs::write(&soffice, "#!/bin/sh\necho 'LibreOffice 9.9.9 test'\n").unwrap();
+    std::fs::set_permissions(&soffice, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(folio_render::office::installed_apps(&soffice), Some(vec![folio_render::OfficeApp::Writer]));
+
+    let mut r = renderer();
+    r.host = folio_render::HostPaths::isolated(folio_render::Platform::Linux);
+    r.soffice_path = Some(soffice);
+    for (name, bytes, app, package) in [
+        ("/in/sales.xlsx", xlsx(&[["a", "b", "1"]]), "Calc", "libreoffice-calc-nogui"),
+        ("/in/deck.pptx", zip(&[("ppt/presentation.xml", "<p/>".into())]), "Impress", "libreoffice-impress-nogui"),
+    ] {
+        let msg = r.rasterize_bytes(name, &bytes, &RasterOptions::default()).unwrap_err().to_string();
+        assert!(msg.contains(&format!("has Writer but not {app}, which opens this kind of file")), "{msg}");
+        assert!(msg.contains(&format!("hint: sudo apt-get install --no-install-recommends {package} ")), "{msg}");
+    }
+    // Writer is there, so a .docx gets as far as running soffice, which makes no PDF.
+    let msg = r.rasterize_bytes("/in/memo.docx", &docx(&["Hi"]), &RasterOptions::default()).unwrap_err().to_string();
+    assert!(msg.contains("LibreOffice could not convert it to PDF: no pdf file appeared"), "{msg}");
+
+    let row = folio_render::capabilities(&r).into_iter().find(|c| c.name == "libreoffice").unwrap();
+    assert!(!row.ok && !row.required, "{row:?}");
+    assert!(row.detail.contains("(LibreOffice 9.9.9 test) has Writer only"), "{}", row.detail);
+    assert!(
+        row.detail.contains(".xlsx/.ods/.xls files need Calc; .pptx/.odp/.ppt files need Impress"),
+        "{}",
+        row.detail
+    );
+    assert!(
+        row.fix.starts_with(
+            "sudo apt-get install --no-install-recommends libreoffice-calc-nogui libreoffice-impress-nogui "
+        ),
+        "{}",
+        row.fix
+    );
+}
