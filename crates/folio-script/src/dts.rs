@@ -310,3 +310,18 @@ pub(crate) fn default_jsdoc(module: &str) -> Option<(JsDoc, Option<String>)> {
     };
     Some((jsdoc::parse(&raw?), name))
 }
+
+/// The names a module exports (`default` included) and whether it also has an `export *`, for
+/// the message about a missing named import. A module that does not parse exports nothing known.
+pub(crate) fn export_names(module: &str) -> (Vec<String>, bool) {
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, module, SourceType::mjs()).parse();
+    let record = &parsed.module_record;
+    let mut names: Vec<String> = record.exported_bindings.keys().map(|name| name.to_string()).collect();
+    let has_default =
+        record.local_export_entries.iter().chain(&record.indirect_export_entries).any(|e| e.export_name.is_default());
+    if has_default {
+        names.push("default".into());
+    }
+    (names, !record.star_export_entries.is_empty())
+}

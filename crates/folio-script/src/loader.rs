@@ -23,6 +23,7 @@ use rquickjs::{Ctx, Exception, Function, Module, Object, Value, module::Declared
 use crate::bridge;
 use crate::builtins::fs::ScriptFs;
 use crate::bytecode;
+use crate::dts;
 use crate::error::ScriptError;
 use crate::registry::{CallContext, ModuleRegistry};
 
@@ -36,6 +37,8 @@ pub(crate) struct Graph {
     pub sources: BTreeMap<String, String>,
     /// Structured errors raised while loading; matched by message when the import fails.
     pub errors: Vec<ScriptError>,
+    /// The export names of each `env:` module loaded, for the missing-export message.
+    pub env_exports: BTreeMap<String, Vec<String>>,
 }
 
 pub(crate) type SharedGraph = Arc<Mutex<Graph>>;
@@ -222,6 +225,9 @@ impl ModuleSource {
         let tag: Function<'js> = kit.get("tagAndFreeze")?;
         let ns: Object<'js> = tag.call((name, api))?;
         let keys: Vec<String> = ns.keys::<String>().collect::<rquickjs::Result<_>>()?;
+        let mut names = keys.clone();
+        names.push("default".into());
+        graph(&self.graph).env_exports.insert(name.to_owned(), names);
         let mut source = String::from("const ns = import.meta.ns;\nexport default ns;\n");
         if !keys.is_empty() {
             source.push_str(&format!("export const {{ {} }} = ns;\n", keys.join(", ")));
@@ -230,6 +236,34 @@ impl ModuleSource {
         declared.meta()?.set("ns", ns)?;
         Ok(declared)
     }
+}
+
+/// QuickJS's link error for a named import the module does not export (`Could not find export
+/// 'two' in module '/scripts/lib/u.js'`), rewritten to name the module, the binding and what the
+/// module does export. `None` for any other message, or a module this operation did not load.
+pub(crate) fn missing_export(g: &Graph, message: &str) -> Option<ScriptError> {
+    let rest = message.strip_prefix("Could not find export '")?;
+    let (binding, rest) = rest.split_once("' in module '")?;
+    let module = rest.strip_suffix('\'')?;
+    let (mut names, star) = match module.strip_prefix("env:") {
+        Some(_) => (g.env_exports.get(module)?.clone(), String::new()),
+        None => {
+            let (names, re_exports) = dts::export_names(g.sources.get(module)?);
+            let note = if re_exports { " (plus whatever its `export *` re-exports)".to_owned() } else { String::new() };
+            (names, note)
+        }
+    };
+    names.sort();
+    names.dedup();
+    let listed = if names.is_empty() { "nothing".to_owned() } else { names.join(", ") };
+    let fix = if let Some(short) = module.strip_prefix("env:") {
+        format!(" Its types are in /std/{short}/index.d.ts.")
+    } else {
+        format!(" Import one of those, or add `export` to \"{binding}\" in {module}.")
+    };
+    Some(ScriptError::Import(format!(
+        "module \"{module}\" has no export \"{binding}\" — it exports: {listed}{star}.{fix}"
+    )))
 }
 
 /// Builds the located syntax error from QuickJS's exception (its stack names `path:line:col`).

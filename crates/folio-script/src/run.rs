@@ -380,6 +380,9 @@ fn failure<'js>(
             if let Some(known) = g.errors.iter().find(|k| k.to_string() == message) {
                 return known.clone();
             }
+            if let Some(missing) = loader::missing_export(&g, &message) {
+                return missing;
+            }
             let mut text = format!("{name}: {message}");
             if message.contains("Maximum call stack size exceeded") || message.contains("stack overflow") {
                 text.push_str(&format!(

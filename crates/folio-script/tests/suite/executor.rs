@@ -94,7 +94,27 @@ const CASES: &[Case] = &[
         &[("/scripts/lib/u.js", "export const one = 1;")],
         "import { two } from './lib/u.js'; export default () => two",
         None,
-        "two",
+        "ERR: module \"/scripts/lib/u.js\" has no export \"two\" — it exports: one. Import one of those, or add `export` to \"two\" in /scripts/lib/u.js.",
+    ),
+    (
+        "missing named export lists every form of export",
+        &[
+            ("/scripts/shared.js", "export const s = 1;"),
+            (
+                "/scripts/lib/u.js",
+                "export function f() {}\nconst g = 2;\nexport { g as gee };\nexport { s } from '../shared.js';\nexport * from '../shared.js';\nexport default 1;",
+            ),
+        ],
+        "import { two } from './lib/u.js'; export default () => two",
+        None,
+        "ERR: module \"/scripts/lib/u.js\" has no export \"two\" — it exports: default, f, gee, s (plus whatever its `export *` re-exports).",
+    ),
+    (
+        "missing export of an env module",
+        &[],
+        "import { readFiles } from 'env:fs'; export default () => readFiles",
+        None,
+        "ERR: module \"env:fs\" has no export \"readFiles\" — it exports: appendFile, cp, default, exists, glob, mkdir, mv, readBytes, readFile, readText, readdir, rm, stat, writeFile. Its types are in /std/fs/index.d.ts.",
     ),
     (
         "import from /std",
