@@ -1,11 +1,13 @@
 //! `folio doctor`: whether each capability works on this host, and the command that fixes it
-//! when it does not. Exits 0 only when every required capability passes.
+//! when it does not. Exits 0 only when every required capability passes. The rows are
+//! `folio_render::doctor::on_this_host` (the ones the desktop app and `env:render`'s
+//! `capabilities()` show) plus the model provider's key.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use folio_render::{HostPaths, Renderer, doctor};
+use folio_render::doctor;
 
 /// The model provider `folio ask` would use (`FOLIO_PROVIDER`, default anthropic): whether its key
 /// is found. Optional: rendering works without one. No request is made.
@@ -36,14 +38,7 @@ fn provider_row() -> doctor::Capability {
             name: "provider".into(),
             ok: true,
             required: false,
-            detail: format!(
-                "{} key found ({}) — folio ask can run",
-                preset.name,
-                match source {
-                    folio_store::KeySource::Keychain => "OS keychain".to_owned(),
-                    folio_store::KeySource::Environment(v) => v,
-                }
-            ),
+            detail: format!("{} key found in {source} — folio ask can run", preset.name),
             fix: String::new(),
         },
         None => doctor::Capability {
@@ -57,8 +52,7 @@ fn provider_row() -> doctor::Capability {
 }
 
 pub(crate) fn run(state_dir: Option<PathBuf>, json: bool) -> Result<ExitCode> {
-    let renderer = Renderer::new(HostPaths::from_host(state_dir));
-    let mut rows = folio_render::capabilities(&renderer);
+    let mut rows = doctor::on_this_host(state_dir);
     rows.push(provider_row());
     let ready = doctor::ready(&rows);
     if json {

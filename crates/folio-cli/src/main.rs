@@ -116,8 +116,8 @@ enum Command {
         changed: usize,
     },
     /// Check which capabilities work on this host (PDFium for rendering PDFs, LibreOffice for
-    /// Office files), printing the command that fixes each one that does not. Exits 1 unless every
-    /// required capability works.
+    /// Office files, Chromium, ffmpeg, the model provider's key), printing the command that fixes
+    /// each one that does not. Exits 1 unless every required capability works.
     Doctor {
         /// Print JSON: {ready, capabilities: [{name, ok, required, detail, fix}]}.
         #[arg(long)]

@@ -187,4 +187,26 @@ fn doctor_reports_each_capability_with_its_fix() {
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     assert!(text.contains("✗ pdfium") && text.contains("FOLIO_PDFIUM_PATH") && text.contains("fix:"), "{text}");
+    // Chromium and ffmpeg are optional rows: hidden behind explicit paths that name nothing,
+    // each is named with its fix, and the doctor still passes.
+    let out = Command::new(env!("CARGO_BIN_EXE_folio"))
+        .arg("doctor")
+        .env("FOLIO_CHROMIUM_PATH", "/nonexistent/chromium")
+        .env("FOLIO_FFMPEG_PATH", "/nonexistent/ffmpeg")
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "optional rows do not fail the doctor: {text}");
+    for (tool, var) in [("chromium", "FOLIO_CHROMIUM_PATH"), ("ffmpeg", "FOLIO_FFMPEG_PATH")] {
+        assert!(
+            text.contains(&format!("✗ {tool:<11} {var} names /nonexistent/{tool}, which does not exist (optional)")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "  fix: point {var} at the {tool} executable, or unset it; sudo apt-get install {tool} "
+            )),
+            "{text}"
+        );
+    }
 }
