@@ -34,7 +34,10 @@ impl AppState {
     /// Opens `path`, replacing the open folder.
     pub fn open(&self, path: &str) -> Result<FolderOpenResponse, String> {
         let session = Session::open(&PathBuf::from(path), self.state_dir.clone())?;
-        let opened = session.opened();
+        let mut opened = session.opened();
+        if let Err(e) = crate::review::recent::remember(self.state_dir.as_deref(), session.folder()) {
+            opened.warnings.push(format!("the recent-folders list could not be updated: {e}"));
+        }
         *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(session));
         Ok(opened)
     }

@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod commands;
+pub mod review;
 pub mod session;
 
 use std::path::PathBuf;
@@ -26,6 +27,12 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::scripts_run,
         commands::commit_apply,
         commands::discard_apply,
+        review::commands::review_diff,
+        review::commands::inbox_drop,
+        review::commands::tree_find,
+        review::commands::tree_open,
+        review::commands::scripts_form,
+        review::commands::recent_list,
     ])
 }
 
@@ -38,7 +45,15 @@ pub fn run() -> Result<(), String> {
     {
         *state.notice.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
     }
-    builder(tauri::Builder::default(), state)
+    let isolated = state.state_dir.is_some();
+    let mut app = tauri::Builder::default();
+    // One window per state root: a second launch focuses this one and opens its folder here. A
+    // launch with its own FOLIO_STATE_DIR (tests, a separate profile) is a separate app.
+    if !isolated {
+        app = app.plugin(tauri_plugin_single_instance::init(review::commands::second_launch));
+    }
+    builder(app, state)
+        .plugin(tauri_plugin_window_state::Builder::default().build())
         .plugin(tauri_plugin_dialog::init())
         .run(tauri::generate_context!())
         .map_err(|e| format!("the window could not start: {e} — on Linux, install WebKitGTK with scripts/install.sh"))

@@ -129,3 +129,224 @@ fn open_list_read_run_commit_and_discard_through_ipc() {
     assert!(status.changes.is_empty(), "{:?}", status.changes);
     assert!(!folder.path().join("out/scratch.txt").exists());
 }
+
+fn open_fixture(app: &App) -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    common::write(folder.path());
+    let path = folder.path().display().to_string();
+    call::<FolderOpenResponse>(app, "folder_open", json!({"params": {"path": path}})).unwrap();
+    folder
+}
+
+fn agent(app: &App, verb: &str, args: Value) {
+    let state = tauri::Manager::state::<AppState>(&app.webview);
+    let reply = state.current().unwrap().environment().call(verb, args);
+    assert_eq!(reply.status, folio_env::Status::Success, "{}", reply.message);
+}
+
+fn status(app: &App) -> StatusGetResponse {
+    call(app, "status_get", json!({})).unwrap()
+}
+
+#[test]
+fn a_diff_shows_the_lines_and_conflicts_resolve_by_take_theirs_and_by_overwrite() {
+    let app = app();
+    let folder = open_fixture(&app);
+    agent(&app, "write_file", json!({"path": "/notes.txt", "content": "buy milk\ncall mum\n"}));
+    agent(&app, "write_file", json!({"path": "/report.md", "content": "# Q3 report\n\nRevenue fell.\n"}));
+
+    let diff: ReviewDiffResponse = call(&app, "review_diff", json!({"params": {"path": "/notes.txt"}})).unwrap();
+    assert_eq!((diff.kind, diff.added, diff.removed), (DiffKind::Text, 1, 1));
+    let lines: Vec<(LineTag, &str)> = diff.hunks[0].lines.iter().map(|l| (l.tag, l.text.as_str())).collect();
+    assert_eq!(
+        lines,
+        [(LineTag::Context, "buy milk"), (LineTag::Removed, "call the bank"), (LineTag::Added, "call mum")]
+    );
+    let err = call::<ReviewDiffResponse>(&app, "review_diff", json!({"params": {"path": "/nothing.txt"}})).unwrap_err();
+    assert!(err.contains("has no pending change"), "{err}");
+
+    // The person edits both files outside Folio: both changes are now conflicts.
+    std::fs::write(folder.path().join("notes.txt"), "theirs: buy bread\n").unwrap();
+    std::fs::write(folder.path().join("report.md"), "# Q3 report (edited by hand)\n").unwrap();
+    let s = status(&app);
+    assert_eq!(s.conflicts, 2, "{:?}", s.changes);
+    // The diff compares with what is on disk now, so the person sees what an overwrite replaces.
+    let diff: ReviewDiffResponse = call(&app, "review_diff", json!({"params": {"path": "/notes.txt"}})).unwrap();
+    assert!(diff.hunks[0].lines.iter().any(|l| l.tag == LineTag::Removed && l.text == "theirs: buy bread"));
+
+    // Commit never overwrites unless the path is named: both are skipped with the reason.
+    let commit: CommitApplyResponse =
+        call(&app, "commit_apply", json!({"params": {"paths": ["/notes.txt", "/report.md"]}})).unwrap();
+    assert!(commit.written.is_empty(), "{commit:?}");
+    assert_eq!(commit.skipped.len(), 2);
+    assert!(commit.skipped.iter().all(|s| s.reason.contains("edited outside Folio")), "{commit:?}");
+    assert_eq!(std::fs::read_to_string(folder.path().join("notes.txt")).unwrap(), "theirs: buy bread\n");
+
+    // Take theirs: Folio's change is dropped and the folder keeps the outside edit.
+    call::<DiscardApplyResponse>(&app, "discard_apply", json!({"params": {"paths": ["/notes.txt"]}})).unwrap();
+    assert_eq!(std::fs::read_to_string(folder.path().join("notes.txt")).unwrap(), "theirs: buy bread\n");
+    let file: FileReadResponse = call(&app, "file_read", json!({"params": {"path": "/notes.txt"}})).unwrap();
+    assert_eq!(file.text.as_deref(), Some("theirs: buy bread\n"), "the agent now sees the folder's version");
+
+    // Overwrite, named: Folio's version replaces the outside edit.
+    let commit: CommitApplyResponse =
+        call(&app, "commit_apply", json!({"params": {"paths": ["/report.md"], "overwrite": ["/report.md"]}})).unwrap();
+    assert_eq!(commit.written, ["/report.md"]);
+    assert_eq!(std::fs::read_to_string(folder.path().join("report.md")).unwrap(), "# Q3 report\n\nRevenue fell.\n");
+    assert!(status(&app).changes.is_empty());
+}
+
+#[test]
+fn images_and_binaries_are_not_line_diffed_and_new_files_diff_against_nothing() {
+    let app = app();
+    let _folder = open_fixture(&app);
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+    agent(&app, "write_file", json!({"path": "/out/dot.png", "content": png, "encoding": "base64"}));
+    agent(&app, "write_file", json!({"path": "/out/blob.bin", "content": "AAECAwQ=", "encoding": "base64"}));
+    agent(&app, "write_file", json!({"path": "/out/new.md", "content": "one\ntwo\n"}));
+    let diff = |p: &str| call::<ReviewDiffResponse>(&app, "review_diff", json!({"params": {"path": p}})).unwrap();
+    let image = diff("/out/dot.png");
+    assert_eq!((image.kind, image.media_type.as_str(), image.before_size), (DiffKind::Image, "image/png", None));
+    let blob = diff("/out/blob.bin");
+    assert_eq!((blob.kind, blob.after_size), (DiffKind::Binary, Some(5)));
+    assert!(blob.note.unwrap().contains("binary"));
+    let new = diff("/out/new.md");
+    assert_eq!((new.kind, new.added, new.removed), (DiffKind::Text, 2, 0));
+    assert_eq!(diff("/out").kind, DiffKind::Dir);
+}
+
+#[test]
+fn dropped_files_and_folders_land_in_inbox_never_overwriting_with_a_row_each() {
+    let app = app();
+    let folder = open_fixture(&app);
+    let host = tempfile::tempdir().unwrap();
+    let h = host.path();
+    std::fs::write(h.join("sales.csv"), "a,b\n1,2\n").unwrap();
+    std::fs::create_dir_all(h.join("data/sub")).unwrap();
+    std::fs::write(h.join("data/x.txt"), "x").unwrap();
+    std::fs::write(h.join("data/sub/y.txt"), "y").unwrap();
+    std::os::unix::fs::symlink(h.join("sales.csv"), h.join("data/link.csv")).unwrap();
+    std::fs::create_dir(h.join("empty")).unwrap();
+    std::fs::File::create(h.join("huge.bin")).unwrap().set_len(40 * 1024 * 1024).unwrap();
+    let p = |n: &str| h.join(n).display().to_string();
+
+    let drop = |paths: Vec<String>| -> InboxDropResponse {
+        call(&app, "inbox_drop", json!({"params": {"paths": paths}})).unwrap()
+    };
+    let r = drop(vec![p("sales.csv"), p("sales.csv"), p("data"), p("empty"), p("huge.bin"), p("missing.txt")]);
+    let rows: Vec<(String, Option<String>)> = r
+        .results
+        .iter()
+        .map(|r| (r.source.strip_prefix(&format!("{}/", h.display())).unwrap().to_string(), r.added_as.clone()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("sales.csv".into(), Some("/inbox/sales.csv".into())),
+            ("sales.csv".into(), Some("/inbox/sales-2.csv".into())),
+            ("data/link.csv".into(), None),
+            ("data/sub/y.txt".into(), Some("/inbox/data/sub/y.txt".into())),
+            ("data/x.txt".into(), Some("/inbox/data/x.txt".into())),
+            ("empty".into(), None),
+            ("huge.bin".into(), None),
+            ("missing.txt".into(), None),
+        ]
+    );
+    assert_eq!((r.added, r.refused), (4, 4));
+    let reason = |i: usize| r.results[i].refused.clone().unwrap();
+    assert!(reason(2).contains("is a link"), "{}", reason(2));
+    assert!(reason(5).contains("empty"), "{}", reason(5));
+    assert!(reason(6).contains("40.0 MB") || reason(6).contains("more than"), "{}", reason(6));
+    assert!(reason(7).contains("could not be read"), "{}", reason(7));
+
+    // A second drop of the same folder gets a fresh name; nothing already there is overwritten.
+    let again = drop(vec![p("data")]);
+    let landed: Vec<&str> = again.results.iter().filter_map(|r| r.added_as.as_deref()).collect();
+    assert_eq!(landed, ["/inbox/data-2/sub/y.txt", "/inbox/data-2/x.txt"]);
+    let file: FileReadResponse = call(&app, "file_read", json!({"params": {"path": "/inbox/sales.csv"}})).unwrap();
+    assert_eq!(file.text.as_deref(), Some("a,b\n1,2\n"));
+    // Dropped files are pending like any change: the folder is untouched until a commit.
+    assert!(!folder.path().join("inbox").exists());
+    assert!(status(&app).changes.iter().any(|c| c.path == "/inbox/sales-2.csv"));
+}
+
+#[test]
+fn the_tree_filter_finds_paths_anywhere_with_badges_and_never_shows_env() {
+    let app = app();
+    let _folder = open_fixture(&app);
+    agent(&app, "write_file", json!({"path": "/out/deep/summary-q3.md", "content": "x"}));
+    let find = |q: &str| call::<TreeFindResponse>(&app, "tree_find", json!({"params": {"query": q}})).unwrap();
+    let found = find("SUMMAR");
+    let paths: Vec<&str> = found.entries.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(paths, ["/out/deep/summary-q3.md", "/scripts/summarise.js"], "{paths:?}");
+    assert_eq!(found.entries[0].badge, Some(Badge::Added));
+    assert_eq!(found.entries[1].badge, None);
+    assert!(find(".env").entries.iter().all(|e| !e.path.starts_with("/.env")));
+    assert!(find("  ").entries.is_empty());
+}
+
+#[test]
+fn opening_a_pending_file_exports_a_copy_and_says_so() {
+    let app = app();
+    let folder = open_fixture(&app);
+    agent(&app, "write_file", json!({"path": "/out/new.md", "content": "fresh"}));
+    agent(&app, "write_file", json!({"path": "/report.md", "content": "changed"}));
+    let state = tauri::Manager::state::<AppState>(&app.webview);
+    let session = state.current().unwrap();
+    let exports = tempfile::tempdir().unwrap();
+    let resolve = |p: &str, reveal: bool| folio_desktop::review::files::resolve(&session, p, reveal, exports.path());
+
+    let untouched = resolve("/notes.txt", false).unwrap();
+    assert!(!untouched.exported);
+    assert_eq!(untouched.host_path, folder.path().join("notes.txt").canonicalize().unwrap().display().to_string());
+    for path in ["/out/new.md", "/report.md"] {
+        let copy = resolve(path, true).unwrap();
+        assert!(copy.exported && copy.message.contains("temporary copy"), "{copy:?}");
+        assert!(copy.host_path.starts_with(&exports.path().display().to_string()));
+        assert_eq!(
+            std::fs::read_to_string(&copy.host_path).unwrap(),
+            if path == "/report.md" { "changed" } else { "fresh" }
+        );
+    }
+    assert_eq!(std::fs::read_to_string(folder.path().join("report.md")).unwrap(), "# Q3 report\n\nRevenue grew.\n");
+    let err = resolve("/out", false).unwrap_err();
+    assert!(err.contains("exists only in Folio until you commit it"), "{err}");
+    let err = resolve("/gone.txt", false).unwrap_err();
+    assert!(err.contains("not in the folder"), "{err}");
+}
+
+#[test]
+fn a_script_form_comes_from_its_declaration() {
+    let app = app();
+    let _folder = open_fixture(&app);
+    let script = "/**\n * Cleans a table.\n * @param {{ path: string, rows?: number, dry: boolean }} args\n */\nexport default async function clean({ path, rows, dry }) { return path; }\n";
+    agent(&app, "write_file", json!({"path": "/scripts/clean.js", "content": script}));
+    let form = |p: &str| call::<ScriptsFormResponse>(&app, "scripts_form", json!({"params": {"path": p}}));
+    let clean = form("/scripts/clean.js").unwrap();
+    let fields: Vec<(&str, FieldInput, bool)> =
+        clean.fields.iter().map(|f| (f.name.as_str(), f.input, f.optional)).collect();
+    assert_eq!(
+        fields,
+        [("path", FieldInput::Text, false), ("rows", FieldInput::Number, true), ("dry", FieldInput::Boolean, false)],
+        "{:?}",
+        clean.signature
+    );
+    // The fixture's script was never written through the environment, so its declaration is
+    // derived on the spot: it takes no arguments.
+    let summarise = form("/scripts/summarise.js").unwrap();
+    assert!(summarise.fields.is_empty() && !summarise.raw_only, "{summarise:?}");
+    assert!(summarise.signature.unwrap().contains("declare function"));
+    assert!(form("/scripts/none.js").unwrap_err().contains("/scripts/none.js"));
+}
+
+#[test]
+fn opened_folders_are_remembered_newest_first() {
+    let app = app();
+    let first = open_fixture(&app);
+    let second = open_fixture(&app);
+    let recent: RecentListResponse = call(&app, "recent_list", json!({})).unwrap();
+    let paths: Vec<&str> = recent.folders.iter().map(|f| f.path.as_str()).collect();
+    let real = |d: &tempfile::TempDir| d.path().canonicalize().unwrap().display().to_string();
+    assert_eq!(paths, [real(&second), real(&first)]);
+    assert!(recent.folders.iter().all(|f| f.exists));
+}

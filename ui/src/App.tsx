@@ -8,6 +8,7 @@ import { Tree } from "./Tree";
 import { Preview } from "./Preview";
 import { Scripts } from "./Scripts";
 import { ReviewBar } from "./ReviewBar";
+import { DropZone, Recent, useSecondLaunch } from "./review/Shell";
 
 export function App() {
   const [folder, setFolder] = useState<FolderOpenResponse | null>(null);
@@ -37,6 +38,15 @@ export function App() {
       }
     });
   }, [refresh]);
+
+  // A folder opened from the Recent list or by a second launch (single instance).
+  const adopt = (opened: FolderOpenResponse) => {
+    setFolder(opened);
+    setSelected(null);
+    setError(null);
+    refresh();
+  };
+  useSecondLaunch((f) => adopt({ folder: f, name: f.split(/[\\/]/).filter(Boolean).pop() ?? f, warnings: [], recovery: null }), setError);
 
   const openFolder = async () => {
     try {
@@ -98,6 +108,7 @@ export function App() {
             <button id="open-folder-empty" onClick={openFolder}>
               Open Folder…
             </button>
+            <Recent onOpened={adopt} onError={setError} />
           </div>
         </main>
       ) : (
@@ -107,6 +118,7 @@ export function App() {
           <Scripts version={version} onDone={refresh} onError={setError} />
         </main>
       )}
+      {folder && <DropZone onChanged={refresh} onError={setError} />}
       {folder && <ReviewBar status={status} pending={pending} onChanged={refresh} onError={setError} />}
     </div>
   );

@@ -8,6 +8,9 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+mod review;
+pub use review::*;
+
 /// Opens a folder: the person's real folder, over which the agent works in a sandbox.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -298,7 +301,8 @@ fn core_decls() -> Vec<String> {
 /// The TypeScript declarations of every payload, as `ui/src/bindings.ts` holds them. Each
 /// submodule of payloads (one per concern) contributes its own `decls()` here.
 pub fn typescript() -> String {
-    let decls = core_decls();
+    let mut decls = core_decls();
+    decls.extend(review::decls());
     let mut out = String::from(
         "// Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.\n// Do not edit by hand.\n",
     );

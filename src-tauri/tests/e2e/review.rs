@@ -1,4 +1,6 @@
-//! Open a folder, run a script from the catalogue, review, commit a selection, discard the rest.
+//! Open a folder, run a script from the catalogue, review, commit a selection, discard the rest;
+//! diffs, conflicts resolved by take-theirs and by overwrite, drops into /inbox, the tree filter,
+//! and a script run with arguments from its form.
 
 use crate::common;
 use crate::harness::{App, enabled};
@@ -18,22 +20,24 @@ async fn open_run_review_commit_and_discard_in_the_real_window() {
     app.wait_text("#pending-count", "No pending changes").await;
     app.click("#tree .row[data-path='/report.md']").await;
     app.wait_text("#preview-text", "Revenue grew.").await;
-    app.shot("1-opened.png").await;
+    app.shot("review-1-opened.png").await;
 
     // Run the script from the catalogue: progress, result, and pending changes.
     app.click(".script[data-path='/scripts/summarise.js'] button.run").await;
+    app.wait_text("#script-form", "takes no arguments").await;
+    app.click("#script-run").await;
     app.wait_text("#run-state", "Finished").await;
     app.wait_text("#run-output", "step 3/3: done").await;
     app.wait_text("#run-result", "summarised 23 characters").await;
     // The new folder /out/ and the two files in it.
     app.wait_text("#pending-count", "3 pending changes").await;
-    app.shot("2-script-ran.png").await;
+    app.shot("review-2-script-ran.png").await;
 
     // Review: untick the scratch file and commit the summary only.
     app.click("#review-toggle").await;
     app.wait_for(".change[data-path='/out/summary.md']").await;
     app.click(".change[data-path='/out/scratch.txt'] input[type=checkbox]").await;
-    app.shot("3-review.png").await;
+    app.shot("review-3-review.png").await;
     app.click("#commit-btn").await;
     app.wait_text("#summary", "Committed 1 change").await;
     app.wait_text("#pending-count", "1 pending change").await;
@@ -42,7 +46,7 @@ async fn open_run_review_commit_and_discard_in_the_real_window() {
         "# Summary\n\nBUY MILK\nCALL THE BANK\n"
     );
     assert!(!folder.join("out/scratch.txt").exists(), "the unticked change stayed pending");
-    app.shot("4-committed.png").await;
+    app.shot("review-4-committed.png").await;
 
     // Discard the rest: nothing pending, the folder untouched.
     app.click("#select-all").await;
@@ -50,6 +54,108 @@ async fn open_run_review_commit_and_discard_in_the_real_window() {
     app.wait_text("#summary", "Discarded 1 change").await;
     app.wait_text("#pending-count", "No pending changes").await;
     assert!(!folder.join("out/scratch.txt").exists());
-    app.shot("5-discarded.png").await;
+    app.shot("review-5-discarded.png").await;
+    app.close().await;
+}
+
+/// A script that edits two files the folder has, taking the new text of notes.txt as an argument.
+const EDIT: &str = r#"import * as fs from 'env:fs';
+
+/**
+ * Rewrites the notes and the report.
+ * @param {{ line: string, times?: number }} args
+ */
+export default async function edit({ line, times }) {
+  await fs.writeFile('/notes.txt', 'buy milk\n' + line.repeat(times ?? 1) + '\n');
+  await fs.writeFile('/report.md', '# Q3 report\n\nRevenue fell.\n');
+  return 'edited';
+}
+"#;
+
+fn fill(dir: &std::path::Path) {
+    common::write(dir);
+    std::fs::write(dir.join("scripts/edit.js"), EDIT).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diffs_conflicts_drops_and_the_tree_filter_in_the_real_window() {
+    if !enabled() {
+        return;
+    }
+    let app = App::start(fill, &[]).await;
+    let folder = app.folder.path().to_path_buf();
+    app.wait_text("#scripts", "Rewrites the notes").await;
+
+    // Run a script with arguments from the form its .d.ts gives.
+    app.click(".script[data-path='/scripts/edit.js'] button.run").await;
+    app.wait_for("#script-form input[data-field='line']").await;
+    app.wait_for("#script-form input[data-field='times']").await;
+    app.c
+        .find(fantoccini::Locator::Css("#script-form input[data-field='line']"))
+        .await
+        .unwrap()
+        .send_keys("call mum")
+        .await
+        .unwrap();
+    app.shot("review-6-script-form.png").await;
+    app.click("#script-run").await;
+    app.wait_text("#run-state", "Finished").await;
+    app.wait_text("#pending-count", "2 pending changes").await;
+
+    // Open the diff of the notes: the removed and the added line show.
+    app.click("#review-toggle").await;
+    app.wait_for(".change[data-path='/notes.txt']").await;
+    app.click(".change[data-path='/notes.txt'] .diff-toggle").await;
+    app.wait_text(".diff-box[data-diff='/notes.txt'] tr.removed", "call the bank").await;
+    app.wait_text(".diff-box[data-diff='/notes.txt'] tr.added", "call mum").await;
+    app.wait_text(".diff-box[data-diff='/notes.txt'] .diff-head", "+1").await;
+    app.shot("review-7-diff.png").await;
+
+    // The person edits both files on disk: reopening the review shows two conflicts and choices.
+    std::fs::write(folder.join("notes.txt"), "theirs: buy bread\n").unwrap();
+    std::fs::write(folder.join("report.md"), "# Q3 report (edited by hand)\n").unwrap();
+    app.click("#review-toggle").await;
+    app.click("#review-toggle").await;
+    app.wait_for(".change.conflict[data-path='/notes.txt'] .take-theirs").await;
+    app.wait_for(".change.conflict[data-path='/report.md'] .overwrite").await;
+    app.wait_text("#review-panel", "edited outside Folio").await;
+    app.shot("review-8-conflicts.png").await;
+
+    // Take theirs for the notes: the folder keeps the outside edit.
+    app.click(".change[data-path='/notes.txt'] .take-theirs").await;
+    app.wait_text("#summary", "Took the folder's version of /notes.txt").await;
+    app.wait_text("#pending-count", "1 pending change").await;
+    assert_eq!(std::fs::read_to_string(folder.join("notes.txt")).unwrap(), "theirs: buy bread\n");
+    // Overwrite (asked twice) for the report: the agent's version replaces the outside edit.
+    app.click(".change[data-path='/report.md'] .overwrite").await;
+    app.wait_text(".change[data-path='/report.md'] .overwrite", "Confirm overwrite").await;
+    app.click(".change[data-path='/report.md'] .overwrite").await;
+    app.wait_text("#summary", "Overwrote the folder's version of /report.md").await;
+    app.wait_text("#pending-count", "No pending changes").await;
+    assert_eq!(std::fs::read_to_string(folder.join("report.md")).unwrap(), "# Q3 report\n\nRevenue fell.\n");
+    app.shot("review-9-resolved.png").await;
+    app.click("#review-toggle").await;
+
+    // A drop: the handler's own path (WebDriver cannot make an OS drop) copies into /inbox.
+    let host = tempfile::tempdir().unwrap();
+    std::fs::write(host.path().join("notes.txt"), "dropped").unwrap();
+    let dropped = host.path().join("notes.txt").display().to_string();
+    let script = format!("return await window.__folioDrop([{dropped:?}, {dropped:?}, '/no/such/file.csv']);");
+    let reply = app.js(&script).await;
+    assert_eq!(reply["added"], 2, "{reply}");
+    app.wait_text("#drop-results", "/inbox/notes.txt").await;
+    app.wait_text("#drop-results", "/inbox/notes-2.txt").await;
+    app.wait_text("#drop-results", "refused").await;
+    // The new /inbox folder and the two files in it.
+    app.wait_text("#pending-count", "3 pending changes").await;
+    app.shot("review-10-dropped.png").await;
+
+    // Filter the tree: matches anywhere in the folder, badged.
+    app.c.find(fantoccini::Locator::Css("#tree-filter")).await.unwrap().send_keys("notes").await.unwrap();
+    app.wait_for("#tree-found .row[data-path='/inbox/notes-2.txt'] .badge.added").await;
+    app.wait_for("#tree-found .row[data-path='/notes.txt']").await;
+    let rows = app.js("return document.querySelectorAll('#tree-found .row').length").await;
+    assert_eq!(rows, 3, "only the three notes files match");
+    app.shot("review-11-filtered.png").await;
     app.close().await;
 }

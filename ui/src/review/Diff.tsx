@@ -1,0 +1,148 @@
+// The diff of one pending change: text as unified or side-by-side hunks (computed in Rust), an
+// image as the folder's version beside the agent's, other files by size.
+import { useEffect, useState } from "preact/hooks";
+import { bytes, message } from "../api";
+import type { DiffHunk, DiffLine, ReviewDiffResponse } from "../bindings";
+import { fileUrl, reviewApi } from "./api";
+
+type Props = { path: string; version: number };
+
+function Unified({ hunks }: { hunks: DiffHunk[] }) {
+  return (
+    <table class="diff unified">
+      <colgroup>
+        <col class="no" />
+        <col class="no" />
+        <col />
+      </colgroup>
+      {hunks.map((h) => (
+        <tbody key={h.header}>
+          <tr class="hunk">
+            <td colSpan={3}>{h.header}</td>
+          </tr>
+          {h.lines.map((l, i) => (
+            <tr class={`line ${l.tag}`} key={i}>
+              <td class="no">{l.oldLine ?? ""}</td>
+              <td class="no">{l.newLine ?? ""}</td>
+              <td class="text">
+                <span class="sign">{l.tag === "added" ? "+" : l.tag === "removed" ? "−" : " "}</span>
+                {l.text}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      ))}
+    </table>
+  );
+}
+
+// Side by side: removed lines pair with the added lines that follow them.
+function pairs(lines: DiffLine[]): [DiffLine | null, DiffLine | null][] {
+  const out: [DiffLine | null, DiffLine | null][] = [];
+  let i = 0;
+  while (i < lines.length) {
+    if (lines[i].tag === "context") {
+      out.push([lines[i], lines[i]]);
+      i++;
+      continue;
+    }
+    const removed: DiffLine[] = [];
+    const added: DiffLine[] = [];
+    while (i < lines.length && lines[i].tag === "removed") removed.push(lines[i++]);
+    while (i < lines.length && lines[i].tag === "added") added.push(lines[i++]);
+    for (let k = 0; k < Math.max(removed.length, added.length); k++) out.push([removed[k] ?? null, added[k] ?? null]);
+  }
+  return out;
+}
+
+function Split({ hunks }: { hunks: DiffHunk[] }) {
+  return (
+    <table class="diff split">
+      <colgroup>
+        <col class="no" />
+        <col />
+        <col class="no" />
+        <col />
+      </colgroup>
+      {hunks.map((h) => (
+        <tbody key={h.header}>
+          <tr class="hunk">
+            <td colSpan={4}>{h.header}</td>
+          </tr>
+          {pairs(h.lines).map(([l, r], i) => (
+            <tr class="line" key={i}>
+              <td class="no">{l?.oldLine ?? ""}</td>
+              <td class={`text ${l ? l.tag : "empty"}`}>{l?.text ?? ""}</td>
+              <td class="no">{r?.newLine ?? ""}</td>
+              <td class={`text ${r ? r.tag : "empty"}`}>{r?.text ?? ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      ))}
+    </table>
+  );
+}
+
+function Images({ d, version }: { d: ReviewDiffResponse; version: number }) {
+  return (
+    <div class="before-after">
+      <figure>
+        <figcaption>Folder now {d.beforeSize !== null && `· ${bytes(d.beforeSize)}`}</figcaption>
+        {d.beforeSize !== null ? (
+          <img class="before" alt={`${d.beforePath} in the folder`} src={fileUrl(d.beforePath, true, version)} />
+        ) : (
+          <div class="nothing muted">Not in the folder yet</div>
+        )}
+      </figure>
+      <figure>
+        <figcaption>After commit {d.afterSize !== null && `· ${bytes(d.afterSize)}`}</figcaption>
+        {d.afterSize !== null ? (
+          <img class="after" alt={`${d.path} as the agent left it`} src={fileUrl(d.path, false, version)} />
+        ) : (
+          <div class="nothing muted">Removed by the commit</div>
+        )}
+      </figure>
+    </div>
+  );
+}
+
+export function Diff({ path, version }: Props) {
+  const [diff, setDiff] = useState<ReviewDiffResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [split, setSplit] = useState(false);
+  useEffect(() => {
+    setError(null);
+    reviewApi
+      .diff(path)
+      .then(setDiff)
+      .catch((e) => setError(message(e)));
+  }, [path, version]);
+  if (error) return <div class="diff-box error-text">{error}</div>;
+  if (!diff) return <div class="diff-box muted">Comparing…</div>;
+  return (
+    <div class="diff-box" data-diff={path}>
+      <div class="diff-head">
+        {diff.kind === "text" && (
+          <>
+            <span class="stat added">+{diff.added}</span>
+            <span class="stat removed">−{diff.removed}</span>
+            <div class="spacer" />
+            <button class="link small" onClick={() => setSplit(!split)}>
+              {split ? "Unified" : "Side by side"}
+            </button>
+          </>
+        )}
+        {diff.kind === "binary" && (
+          <span class="muted">
+            {diff.mediaType}: {bytes(diff.beforeSize) || "nothing"} → {bytes(diff.afterSize) || "removed"}
+          </span>
+        )}
+        {diff.kind === "dir" && <span class="muted">A folder: its files are listed as their own changes.</span>}
+      </div>
+      {diff.note && <div class="diff-note">{diff.note}</div>}
+      {diff.kind === "text" && diff.hunks.length === 0 && <div class="muted">No line differs.</div>}
+      {diff.kind === "text" && diff.hunks.length > 0 && (split ? <Split hunks={diff.hunks} /> : <Unified hunks={diff.hunks} />)}
+      {diff.kind === "image" && <Images d={diff} version={version} />}
+    </div>
+  );
+}
