@@ -350,3 +350,32 @@ fn opened_folders_are_remembered_newest_first() {
     assert_eq!(paths, [real(&second), real(&first)]);
     assert!(recent.folders.iter().all(|f| f.exists));
 }
+
+#[test]
+fn a_second_launch_opens_its_folder_here_and_says_when_it_cannot() {
+    use folio_desktop::review::commands::{FOLDER_OPENED, second_launch};
+    use tauri::Listener;
+    let app = app();
+    let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::<FolderOpenedNotification>::new()));
+    let sink = heard.clone();
+    app._app.listen(FOLDER_OPENED, move |event| {
+        sink.lock().unwrap().push(serde_json::from_str(event.payload()).unwrap());
+    });
+    let folder = tempfile::tempdir().unwrap();
+    common::write(folder.path());
+    let real = folder.path().canonicalize().unwrap().display().to_string();
+    // The second launch names the folder relative to its own working directory.
+    let cwd = folder.path().parent().unwrap().display().to_string();
+    let name = folder.path().file_name().unwrap().to_string_lossy().into_owned();
+    second_launch(app._app.handle(), vec!["folio-desktop".into(), name], cwd);
+    assert_eq!(status(&app).folder.as_deref(), Some(real.as_str()));
+
+    second_launch(app._app.handle(), vec!["folio-desktop".into(), "/no/such/folder".into()], "/".into());
+    assert_eq!(status(&app).folder.as_deref(), Some(real.as_str()), "a bad launch leaves the open folder alone");
+    // A launch without a folder only focuses the window.
+    second_launch(app._app.handle(), vec!["folio-desktop".into()], "/".into());
+    let heard = heard.lock().unwrap();
+    assert_eq!(heard.len(), 2);
+    assert_eq!(heard[0].folder.as_deref(), Some(real.as_str()));
+    assert!(heard[1].error.as_deref().is_some_and(|e| e.contains("/no/such/folder")), "{:?}", heard[1]);
+}
