@@ -385,9 +385,36 @@
         else out[k] = v;
         if (!isFrozen(out[k]) && out[k] !== null && typeof out[k] === 'object') freeze(out[k]);
       }
-      return freeze(out);
+      return guard(freeze(out), path);
     };
     return visit(api, label, 0);
+  }
+
+  // Reading a name a namespace does not have is nearly always a guessed API (`csv.parseRows`):
+  // the read itself throws, naming what exists, instead of a later "is not a function". The
+  // probes ordinary code makes of any object (`then` when awaited, `toJSON`, …) and symbols stay
+  // silent, and `in` answers without throwing. The message is built when the namespace is, so
+  // nothing a script later does to the intrinsics can change it.
+  const PROBES = ['then', 'toJSON', 'inspect', '__esModule', 'valueOf', 'toString', 'constructor', 'prototype', 'nodeType', 'length', 'name', 'call', 'apply'];
+  const ProxyCtor = Proxy;
+  const reflectGet = Reflect.get;
+  const TypeErrorCtor = TypeError;
+  const arrayIncludes = Function.prototype.call.bind(Array.prototype.includes);
+  function guard(target, path) {
+    const names = keys(target);
+    const verbs = names.filter((n) => !/^[A-Z]/.test(n));
+    const kinds = names.filter((n) => /^[A-Z]/.test(n));
+    let available = verbs.length ? verbs.slice(0, 16).join(', ') : 'nothing but classes';
+    if (verbs.length > 16) available += `, and ${verbs.length - 16} more`;
+    if (kinds.length) {
+      available += `. It also exports ${kinds.length} classes and constants (${kinds.slice(0, 3).join(', ')}${kinds.length > 3 ? ', …' : ''})`;
+    }
+    return new ProxyCtor(target, {
+      get(t, key, receiver) {
+        if (typeof key === 'symbol' || key in t || arrayIncludes(PROBES, key)) return reflectGet(t, key, receiver);
+        throw new TypeErrorCtor(`no such export "${key}" on ${path} — available: ${available}`);
+      },
+    });
   }
 
   // How a run's result crosses to the host: ['undefined'], ['json', text], or ['display', text]

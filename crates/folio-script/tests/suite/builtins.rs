@@ -187,6 +187,26 @@ const CASES: &[(&str, &str, &str)] = &[
         "const r = []; try { fs.readFile = () => 'hacked'; } catch (e) { r.push(e.name); } try { std.json.parse = null; } catch (e) { r.push(e.name); } return [...r, Object.isFrozen(fs), Object.isFrozen(std.json), ns.readFile === fs.readFile, typeof std.json.parse, await fs.readFile('/inbox/notes.txt')];",
         r#"["TypeError","TypeError",true,true,true,"function","hello"]"#,
     ),
+    (
+        "an unknown name on a namespace names the real ones",
+        "return std.csv.parseRows('a,b');",
+        r#"ERR: TypeError: no such export "parseRows" on env:std.csv — available: rows, parse, stringify"#,
+    ),
+    (
+        "the guard covers the default import too",
+        "try { return fs.readFiles('/x'); } catch (e) { return e.message; }",
+        r#""no such export \"readFiles\" on env:fs — available: readFile, readBytes, writeFile, appendFile, readdir, glob, stat, exists, mkdir, rm, mv, cp, readText""#,
+    ),
+    (
+        "the guard is silent for the probes ordinary code makes",
+        "const { json } = std; return [std.csv.then, std.csv.toJSON, 'maybeThing' in std.csv, Object.keys({ ...std.csv }), typeof (await fs).readFile, JSON.stringify(std.text) === '{}', String(std.csv.constructor === Object)];",
+        r#"[null,null,false,["rows","parse","stringify"],"function",true,"true"]"#,
+    ),
+    (
+        "the guard's cost: a defensive read of an absent name throws as well",
+        "try { return std.csv.maybeThing?.deep; } catch (e) { return e.message; }",
+        r#""no such export \"maybeThing\" on env:std.csv — available: rows, parse, stringify""#,
+    ),
 ];
 
 #[test]
