@@ -199,12 +199,12 @@ fn doctor_reports_each_capability_with_its_fix() {
     assert_eq!(out.status.code(), Some(0), "optional rows do not fail the doctor: {text}");
     for (tool, var) in [("chromium", "FOLIO_CHROMIUM_PATH"), ("ffmpeg", "FOLIO_FFMPEG_PATH")] {
         assert!(
-            text.contains(&format!("✗ {tool:<11} {var} names /nonexistent/{tool}, which does not exist (optional)")),
+            text.contains(&format!("✗ {tool:<11} {var} names /nonexistent/{tool}, which does not exist (optional)\n")),
             "{text}"
         );
         assert!(
             text.contains(&format!(
-                "  fix: point {var} at the {tool} executable, or unset it; sudo apt-get install {tool} "
+                "  fix: point {var} at the {tool} executable, or unset it to search PATH; to install it: sudo apt-get install {tool}\n"
             )),
             "{text}"
         );

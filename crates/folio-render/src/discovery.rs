@@ -310,17 +310,21 @@ impl Tool {
         }
     }
 
-    /// The command that installs it on `platform`.
+    /// The command that installs it on `platform`, followed by the variable that names it.
     pub fn fix(self, platform: Platform) -> String {
-        let install = match (self, platform) {
+        format!("{} (or set {} to the executable)", self.install_command(platform), self.env_var())
+    }
+
+    /// The bare command that installs it on `platform`.
+    pub fn install_command(self, platform: Platform) -> &'static str {
+        match (self, platform) {
             (Tool::Chromium, Platform::Linux) => "sudo apt-get install chromium",
             (Tool::Chromium, Platform::MacOs) => "brew install --cask chromium",
             (Tool::Chromium, Platform::Windows) => "winget install Google.Chrome",
             (Tool::Ffmpeg, Platform::Linux) => "sudo apt-get install ffmpeg",
             (Tool::Ffmpeg, Platform::MacOs) => "brew install ffmpeg",
             (Tool::Ffmpeg, Platform::Windows) => "winget install Gyan.FFmpeg",
-        };
-        format!("{install} (or set {} to the executable)", self.env_var())
+        }
     }
 
     /// Executable names looked up on `PATH`, in order.
@@ -436,9 +440,19 @@ pub fn find_tool(tool: Tool, host: &HostPaths) -> Result<PathBuf, NotFound> {
     {
         return Err(NotFound::Explicit { var: tool.env_var(), path: c.path.clone() });
     }
-    first_existing(&candidates)
-        .map(|c| c.path.clone())
-        .ok_or_else(|| NotFound::Nowhere { tried: describe_tried(&candidates) })
+    if let Some(found) = first_existing(&candidates) {
+        return Ok(found.path.clone());
+    }
+    if candidates.is_empty() {
+        return Err(NotFound::Nowhere { tried: describe_tried(&candidates) });
+    }
+    // PATH makes the list long (every name in every directory): say it once.
+    let mut tried = Vec::new();
+    if candidates.iter().any(|c| c.source == "PATH") {
+        tried.push(format!("{} on PATH", tool.path_names(host.platform).join(", ")));
+    }
+    tried.extend(candidates.iter().filter(|c| c.source != "PATH").map(|c| c.path.display().to_string()));
+    Err(NotFound::Nowhere { tried: tried.join("; ") })
 }
 
 /// The first candidate that is an existing file.

@@ -156,9 +156,13 @@ fn tool_row(tool: Tool, host: &HostPaths) -> Capability {
             name,
             false,
             e.to_string(),
-            format!("point {} at the {name} executable, or unset it; {fix}", tool.env_var()),
+            format!(
+                "point {} at the {name} executable, or unset it to search PATH; to install it: {}",
+                tool.env_var(),
+                tool.install_command(host.platform)
+            ),
         ),
-        Err(e @ NotFound::Nowhere { .. }) => Capability::fail(name, false, format!("{e} (optional)"), fix),
+        Err(e @ NotFound::Nowhere { .. }) => Capability::fail(name, false, e.to_string(), fix),
     }
 }
 
@@ -188,7 +192,12 @@ fn version(program: &Path, arg: &str) -> Result<String, String> {
     if let Some(mut stdout) = child.stdout.take() {
         let _ = std::io::Read::read_to_string(&mut stdout, &mut out);
     }
-    let line = out.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string);
+    // ffmpeg's first line goes on with a copyright notice; the version is what matters.
+    let line = out
+        .lines()
+        .map(|l| l.split(" Copyright").next().unwrap_or(l).trim())
+        .find(|l| !l.is_empty())
+        .map(str::to_string);
     match (status.success(), line) {
         (true, Some(line)) => Ok(line),
         (true, None) => Err(format!("`{arg}` printed nothing")),
