@@ -157,5 +157,17 @@ async fn diffs_conflicts_drops_and_the_tree_filter_in_the_real_window() {
     let rows = app.js("return document.querySelectorAll('#tree-found .row').length").await;
     assert_eq!(rows, 3, "only the three notes files match");
     app.shot("review-11-filtered.png").await;
+
+    // Keyboard: Ctrl+Shift+R opens the review, Ctrl+Shift+Enter commits the ticked changes.
+    let key = |k: &str| {
+        format!("window.dispatchEvent(new KeyboardEvent('keydown', {{key: '{k}', ctrlKey: true, shiftKey: true}}))")
+    };
+    app.js(&key("R")).await;
+    app.wait_for(".change[data-path='/inbox/notes-2.txt']").await;
+    app.js(&key("Enter")).await;
+    app.wait_text("#summary", "Committed 3 changes").await;
+    app.wait_text("#pending-count", "No pending changes").await;
+    assert_eq!(std::fs::read_to_string(folder.join("inbox/notes-2.txt")).unwrap(), "dropped");
+    app.shot("review-12-committed-by-keyboard.png").await;
     app.close().await;
 }
