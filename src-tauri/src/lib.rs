@@ -4,7 +4,9 @@
 
 pub mod api;
 pub mod commands;
+pub mod preview;
 pub mod review;
+pub mod scheme;
 pub mod session;
 
 use std::path::PathBuf;
@@ -18,6 +20,8 @@ pub fn folder_argument(args: impl IntoIterator<Item = String>) -> Option<PathBuf
 
 /// The app's commands and state on any runtime: the real one in [`run`], the mock one in tests.
 pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
+    let previews = std::sync::Arc::new(preview::Previews::new(state.state_dir.clone()));
+    let base = base.manage(previews).register_asynchronous_uri_scheme_protocol(scheme::SCHEME, scheme::handle);
     base.manage(state).invoke_handler(tauri::generate_handler![
         commands::folder_open,
         commands::status_get,
@@ -27,6 +31,11 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::scripts_run,
         commands::commit_apply,
         commands::discard_apply,
+        preview::commands::preview_info,
+        preview::commands::preview_transcode,
+        preview::commands::preview_pages,
+        preview::commands::preview_table,
+        preview::commands::preview_open,
         review::commands::review_diff,
         review::commands::inbox_drop,
         review::commands::tree_find,

@@ -8,7 +8,9 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+mod preview;
 mod review;
+pub use preview::*;
 pub use review::*;
 
 /// Opens a folder: the person's real folder, over which the agent works in a sandbox.
@@ -302,6 +304,7 @@ fn core_decls() -> Vec<String> {
 /// submodule of payloads (one per concern) contributes its own `decls()` here.
 pub fn typescript() -> String {
     let mut decls = core_decls();
+    decls.extend(preview::decls());
     decls.extend(review::decls());
     let mut out = String::from(
         "// Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.\n// Do not edit by hand.\n",

@@ -11,4 +11,5 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod harness;
+mod media;
 mod review;

@@ -1,0 +1,221 @@
+//! The payloads of the preview commands (`preview_*`): what kind of preview a file gets, media
+//! probing and transcoding, document pages, tables, and opening a file with the default app.
+//! The file's bytes themselves travel over the `folio://` scheme (`crate::scheme`), not here.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// How the preview pane shows a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PreviewKind {
+    /// PNG, JPEG, GIF, WebP, SVG, BMP, AVIF: shown as an image.
+    Image,
+    /// A video container (mp4, webm, mov, mkv, …): played, or transcoded first.
+    Video,
+    /// An audio file (mp3, ogg, opus, wav, flac, m4a, …): played, or transcoded first.
+    Audio,
+    /// A PDF: pages rendered by PDFium.
+    Pdf,
+    /// A Word or PowerPoint file (or ODF text/slides): pages rendered through LibreOffice.
+    Office,
+    /// A workbook (xlsx, xls, ods): a table per sheet.
+    Spreadsheet,
+    /// Delimited text (csv, tsv): a table.
+    Csv,
+    /// Markdown: rendered.
+    Markdown,
+    /// JSON: pretty-printed.
+    Json,
+    /// Source code: text with line numbers.
+    Code,
+    /// Other text.
+    Text,
+    /// Anything else: a card with its size and kind.
+    Binary,
+}
+
+/// Asks how to preview a file.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewInfoParams {
+    /// The agent's path (`/out/chart.png`).
+    pub path: String,
+}
+
+/// What the container and codecs of a media file are, and whether this host can transcode it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MediaProbe {
+    /// The container (`mp4`, `webm`, `matroska`, `ogg`, `mp3`, `wav`, `flac`, `avi`, …).
+    pub container: String,
+    /// The first video stream's codec (`h264`, `vp8`, `vp9`, `av1`, `hevc`, …), if any.
+    pub video_codec: Option<String>,
+    /// The first audio stream's codec (`aac`, `opus`, `vorbis`, `mp3`, `flac`, `pcm`, …), if any.
+    pub audio_codec: Option<String>,
+    /// The media type with codecs to ask the webview about (`video/mp4; codecs="avc1.42E01E"`),
+    /// or `None` when a codec is unknown (then only a transcode can play it).
+    pub mime: Option<String>,
+    /// Seconds, when known.
+    pub duration_s: Option<f64>,
+    /// Frame width and height, when known.
+    pub width: Option<u32>,
+    /// Frame height, when known.
+    pub height: Option<u32>,
+    /// `ffprobe` or `magic` (the container's own bytes, when ffprobe is missing).
+    pub probed_by: String,
+    /// True when ffmpeg is here, so a webm preview can be made.
+    pub can_transcode: bool,
+    /// Why a transcode is impossible and the fix, when it is.
+    pub transcode_fix: Option<String>,
+}
+
+/// How to preview a file.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewInfoResponse {
+    /// The agent's path.
+    pub path: String,
+    /// Bytes.
+    #[ts(type = "number")]
+    pub size: u64,
+    /// The content's hash: the UI reloads a preview only when it changes.
+    pub hash: String,
+    /// The media type by name and bytes.
+    pub media_type: String,
+    /// How to show it.
+    pub kind: PreviewKind,
+    /// For video and audio: what it is and what can be done with it.
+    pub media: Option<MediaProbe>,
+    /// Something the person should know before the preview loads (a missing tool and its fix).
+    pub note: Option<String>,
+}
+
+/// Makes (or finds) the webm preview of a video or audio file that this webview cannot play.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewTranscodeParams {
+    /// The agent's path.
+    pub path: String,
+}
+
+/// How far a transcode is, streamed while ffmpeg runs.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscodeProgressNotification {
+    /// The agent's path.
+    pub path: String,
+    /// 0 to 1, when the duration is known.
+    pub fraction: Option<f64>,
+    /// Seconds of output written so far.
+    pub seconds: f64,
+}
+
+/// The webm preview, ready to fetch from `folio://localhost/<path>?version=preview`.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewTranscodeResponse {
+    /// The agent's path.
+    pub path: String,
+    /// `video/webm` or `audio/webm`, with codecs.
+    pub mime: String,
+    /// Bytes of the preview.
+    #[ts(type = "number")]
+    pub size: u64,
+    /// True when it came from the cache (the same content was transcoded before).
+    pub cached: bool,
+    /// Milliseconds the transcode took (0 when cached).
+    #[ts(type = "number")]
+    pub duration_ms: u64,
+}
+
+/// Asks how many pages a PDF or Office document has (an Office file is converted once, cached).
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewPagesParams {
+    /// The agent's path.
+    pub path: String,
+}
+
+/// A document's pages; each page is an image at
+/// `folio://localhost/<path>?page=<n>&width=<pixels>`, rendered on first request and cached.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewPagesResponse {
+    /// The agent's path.
+    pub path: String,
+    /// How many pages.
+    pub page_count: u32,
+    /// The first page's size in points (1/72 inch), for placeholders.
+    pub page_size_pt: Option<[f32; 2]>,
+}
+
+/// Asks for a table: a CSV/TSV file or one sheet of a workbook.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewTableParams {
+    /// The agent's path.
+    pub path: String,
+    /// The sheet of a workbook (`None`: the first).
+    #[serde(default)]
+    pub sheet: Option<String>,
+    /// Most rows to return (`None`: 500).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// The first rows of a table.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewTableResponse {
+    /// The agent's path.
+    pub path: String,
+    /// The workbook's sheets (empty for CSV).
+    pub sheets: Vec<String>,
+    /// The sheet shown (`None` for CSV).
+    pub sheet: Option<String>,
+    /// The rows, the first usually the header; cells as text.
+    pub rows: Vec<Vec<String>>,
+    /// Rows in the whole table or sheet.
+    pub total_rows: u32,
+    /// True when `rows` stops before `total_rows`.
+    pub truncated: bool,
+}
+
+/// Opens a file with the system's default application (a pending file opens as a read-only
+/// copy, since the folder does not have it yet).
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewOpenParams {
+    /// The agent's path.
+    pub path: String,
+}
+
+/// What was opened.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewOpenResponse {
+    /// The file on disk handed to the default application.
+    pub opened: String,
+    /// True when it is a copy of pending bytes, not the folder's file.
+    pub is_copy: bool,
+}
+
+/// The preview payloads, for `ui/src/bindings.ts`.
+pub fn decls() -> Vec<String> {
+    vec![
+        PreviewKind::decl(),
+        PreviewInfoParams::decl(),
+        MediaProbe::decl(),
+        PreviewInfoResponse::decl(),
+        PreviewTranscodeParams::decl(),
+        TranscodeProgressNotification::decl(),
+        PreviewTranscodeResponse::decl(),
+        PreviewPagesParams::decl(),
+        PreviewPagesResponse::decl(),
+        PreviewTableParams::decl(),
+        PreviewTableResponse::decl(),
+        PreviewOpenParams::decl(),
+        PreviewOpenResponse::decl(),
+    ]
+}

@@ -1,0 +1,112 @@
+//! The preview commands. Each runs on the blocking pool (files are read whole, PDFium renders,
+//! ffmpeg transcodes) and answers a `*Response` or the error's message.
+
+use std::sync::Arc;
+
+use tauri::State;
+use tauri::ipc::Channel;
+
+use super::Previews;
+use super::error::PreviewError;
+use super::table;
+use crate::api::*;
+use crate::commands::AppState;
+use crate::session::Session;
+
+/// The most rows a table preview returns when the UI does not say.
+const DEFAULT_ROWS: u32 = 500;
+
+fn session(state: &AppState) -> Result<Arc<Session>, String> {
+    state.current()
+}
+
+async fn blocking<T: Send + 'static>(
+    job: impl FnOnce() -> Result<T, PreviewError> + Send + 'static,
+) -> Result<T, String> {
+    tauri::async_runtime::spawn_blocking(job)
+        .await
+        .map_err(|e| format!("the preview stopped unexpectedly: {e} — try again"))?
+        .map_err(String::from)
+}
+
+/// `preview.info`: how to preview a file (kind, media probe, notes).
+#[tauri::command]
+pub async fn preview_info(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    params: PreviewInfoParams,
+) -> Result<PreviewInfoResponse, String> {
+    let (session, previews) = (session(&state)?, previews.inner().clone());
+    blocking(move || previews.info(&session, &params.path)).await
+}
+
+/// `preview.transcode`: makes the webm preview of a media file, streaming progress.
+#[tauri::command]
+pub async fn preview_transcode(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    params: PreviewTranscodeParams,
+    on_progress: Channel<TranscodeProgressNotification>,
+) -> Result<PreviewTranscodeResponse, String> {
+    let (session, previews) = (session(&state)?, previews.inner().clone());
+    blocking(move || {
+        previews.transcode(&session, &params.path, &|p| {
+            let _ = on_progress.send(p);
+        })
+    })
+    .await
+}
+
+/// `preview.pages`: a PDF's or Office document's page count (pages load over `folio://`).
+#[tauri::command]
+pub async fn preview_pages(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    params: PreviewPagesParams,
+) -> Result<PreviewPagesResponse, String> {
+    let (session, previews) = (session(&state)?, previews.inner().clone());
+    blocking(move || previews.pages(&session, &params.path)).await
+}
+
+/// `preview.table`: the first rows of a CSV/TSV file or a workbook sheet.
+#[tauri::command]
+pub async fn preview_table(
+    state: State<'_, AppState>,
+    params: PreviewTableParams,
+) -> Result<PreviewTableResponse, String> {
+    let session = session(&state)?;
+    blocking(move || table_response(&session, params)).await
+}
+
+/// The table behind `preview.table`.
+pub fn table_response(session: &Session, params: PreviewTableParams) -> Result<PreviewTableResponse, PreviewError> {
+    let at = super::checked_path(&params.path)?;
+    let path = at.to_string();
+    let bytes = super::read(session, &at, super::Version::Current)?;
+    let limit = params.limit.unwrap_or(DEFAULT_ROWS).max(1) as usize;
+    let (kind, _) = super::kind::classify(&path, &bytes[..bytes.len().min(8192)]);
+    let parsed = match kind {
+        PreviewKind::Spreadsheet => table::workbook(&bytes, params.sheet.as_deref(), limit),
+        _ => table::delimited(&path, &bytes, limit),
+    };
+    let t = parsed.map_err(|why| PreviewError::Table { path: path.clone(), why })?;
+    Ok(PreviewTableResponse {
+        path,
+        truncated: (t.rows.len() as u32) < t.total_rows,
+        sheets: t.sheets,
+        sheet: t.sheet,
+        rows: t.rows,
+        total_rows: t.total_rows,
+    })
+}
+
+/// `preview.open`: opens a file with the default application (pending files as a copy).
+#[tauri::command]
+pub async fn preview_open(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    params: PreviewOpenParams,
+) -> Result<PreviewOpenResponse, String> {
+    let (session, previews) = (session(&state)?, previews.inner().clone());
+    blocking(move || previews.open(&session, &params.path)).await
+}

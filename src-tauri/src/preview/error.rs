@@ -1,0 +1,137 @@
+//! What can go wrong while previewing a file. Every message says what happened, where, and the
+//! fix; the commands hand it to the UI as is, and the `folio://` scheme answers it as the body of
+//! an error response.
+
+use thiserror::Error;
+
+/// A preview that could not be made.
+#[derive(Debug, Error)]
+pub enum PreviewError {
+    /// The UI asked for something before a folder was opened.
+    #[error("no folder is open — choose one with Open Folder")]
+    NoFolder,
+    /// The path is not an absolute path of the working environment (or climbs out of it).
+    #[error("`{raw}` is not a path in the folder: {why} — use an absolute path like /out/chart.png")]
+    BadPath {
+        /// The path as given.
+        raw: String,
+        /// Why it was refused.
+        why: String,
+    },
+    /// The path is the environment's own settings zone, which is never served.
+    #[error("{path} is the environment's private settings zone and is not previewed — pick a file elsewhere")]
+    Private {
+        /// The refused path.
+        path: String,
+    },
+    /// No file at that path (anymore).
+    #[error("{path} does not exist (it may have just been removed) — pick it again in the tree")]
+    NotFound {
+        /// The missing path.
+        path: String,
+    },
+    /// The path resolves outside the folder (a symlink that leaves it).
+    #[error("{path} is refused: {why}")]
+    Outside {
+        /// The refused path.
+        path: String,
+        /// The containment check's message.
+        why: String,
+    },
+    /// Reading the file failed for another reason (permissions, I/O).
+    #[error("{path} could not be read: {why}")]
+    Read {
+        /// The path.
+        path: String,
+        /// The underlying error.
+        why: String,
+    },
+    /// `?version=base` for a file that has no committed version (new, or in a zone).
+    #[error("{path} has no committed version in the folder (it is new, or lives in an environment zone)")]
+    NoBase {
+        /// The path.
+        path: String,
+    },
+    /// The request asked for something this kind of file does not have.
+    #[error("{path}: {why}")]
+    Unsupported {
+        /// The path.
+        path: String,
+        /// What was asked and why it cannot be done.
+        why: String,
+    },
+    /// ffmpeg (or ffprobe) is missing or misconfigured, so no webm preview can be made.
+    #[error("{path} cannot be converted for this webview: {why} — hint: {fix}")]
+    NoTranscoder {
+        /// The media file.
+        path: String,
+        /// What is missing.
+        why: String,
+        /// The install command.
+        fix: String,
+    },
+    /// ffmpeg ran and failed.
+    #[error(
+        "ffmpeg could not convert {path} to a webm preview: {why} — the file may be damaged; open it with another app"
+    )]
+    Transcode {
+        /// The media file.
+        path: String,
+        /// ffmpeg's last error lines.
+        why: String,
+    },
+    /// `?version=preview` before `preview_transcode` made the preview.
+    #[error("{path} has no webm preview yet — the preview pane makes one with preview_transcode")]
+    NoTranscode {
+        /// The media file.
+        path: String,
+    },
+    /// PDFium or LibreOffice refused or failed (the message carries its own fix).
+    #[error("{0}")]
+    Render(String),
+    /// A table (CSV or workbook) could not be parsed.
+    #[error("{path} could not be read as a table: {why}")]
+    Table {
+        /// The file.
+        path: String,
+        /// The parser's message.
+        why: String,
+    },
+    /// The state directory's preview cache could not be written.
+    #[error(
+        "the preview cache at {dir} could not be written: {why} — check the disk has space and the folder is writable"
+    )]
+    Cache {
+        /// The cache directory.
+        dir: String,
+        /// The I/O error.
+        why: String,
+    },
+    /// The default application could not be started.
+    #[error("{path} could not be opened with the default application: {why}")]
+    Open {
+        /// The file.
+        path: String,
+        /// Why, with the fix.
+        why: String,
+    },
+}
+
+impl PreviewError {
+    /// The HTTP status the `folio://` scheme answers this error with.
+    pub fn status(&self) -> u16 {
+        match self {
+            PreviewError::BadPath { .. } | PreviewError::Unsupported { .. } => 400,
+            PreviewError::Private { .. } | PreviewError::Outside { .. } => 403,
+            PreviewError::NotFound { .. } | PreviewError::NoBase { .. } | PreviewError::NoTranscode { .. } => 404,
+            PreviewError::NoFolder => 409,
+            _ => 500,
+        }
+    }
+}
+
+impl From<PreviewError> for String {
+    fn from(e: PreviewError) -> String {
+        e.to_string()
+    }
+}

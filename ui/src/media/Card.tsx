@@ -1,0 +1,36 @@
+// The card for files without an inline preview (binary, too large, or media this webview
+// cannot play): what it is, why there is no preview, and Open with the default application.
+import { useState } from "preact/hooks";
+import type { PreviewInfoResponse } from "../bindings";
+import { bytes, message } from "../api";
+import { preview } from "./api";
+
+export function Card(props: { path: string; title: string; detail?: string; info?: PreviewInfoResponse }) {
+  const [opened, setOpened] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const open = () => {
+    setError(null);
+    preview
+      .open(props.path)
+      .then((r) => setOpened(r.isCopy ? `Opened a read-only copy (${r.opened}) — the file is not committed yet.` : "Opened."))
+      .catch((e) => setError(message(e)));
+  };
+  return (
+    <div class="file-card" data-path={props.path}>
+      <strong class="file-card-title">{props.title}</strong>
+      {props.info && (
+        <span class="muted">
+          {props.info.mediaType} · {bytes(props.info.size)}
+        </span>
+      )}
+      {props.detail && <p class="file-card-detail">{props.detail}</p>}
+      <div>
+        <button class="secondary small open-with" onClick={open}>
+          Open with default app
+        </button>
+      </div>
+      {opened && <p class="muted">{opened}</p>}
+      {error && <p class="error-text">{error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+// Shows any file of the working environment by its path (`/out/chart.png`): images, video and
+// audio that really play, PDF and Office pages, text / markdown / JSON / code, CSV and workbooks
+// as tables, and a card with Open with for everything else. `compact` is for inline hand-offs
+// (the transcript): smaller, first page only, first rows only. `version` is a refresh counter:
+// when it changes the file is asked about again, and reloaded only if its content changed.
+import type { JSX } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import type { PreviewInfoResponse } from "../bindings";
+import { message } from "../api";
+import { preview } from "./api";
+import { probeMedia } from "./probe";
+import { Card } from "./Card";
+import { ImageView } from "./ImageView";
+import { MediaView } from "./MediaView";
+import { PagesView } from "./PagesView";
+import { TableView } from "./TableView";
+import { TextView } from "./TextView";
+import "./media.css";
+
+// Ask the webview what it plays once, at start-up (the answers are remembered in probe.ts).
+probeMedia();
+
+export function FileView(props: { path: string; compact?: boolean; version?: number }): JSX.Element {
+  const [info, setInfo] = useState<PreviewInfoResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    preview
+      .info(props.path)
+      .then((next) => {
+        // Keep the same object while the content is unchanged, so players are not reloaded.
+        if (live) setInfo((prev) => (prev && prev.path === next.path && prev.hash === next.hash ? prev : next));
+      })
+      .catch((e) => {
+        if (live) {
+          setInfo(null);
+          setError(message(e));
+        }
+      });
+    return () => {
+      live = false;
+    };
+  }, [props.path, props.version]);
+
+  const cls = `file-view${props.compact ? " compact" : ""}`;
+  if (error)
+    return (
+      <div class={cls} data-path={props.path}>
+        <p class="error-text">{error}</p>
+      </div>
+    );
+  if (!info || info.path !== props.path)
+    return (
+      <div class={cls} data-path={props.path}>
+        <p class="muted media-status">Loading…</p>
+      </div>
+    );
+  return (
+    <div class={cls} data-path={info.path} data-kind={info.kind}>
+      {info.note && <p class="file-note">{info.note}</p>}
+      {body(info, props.compact)}
+    </div>
+  );
+}
+
+function body(info: PreviewInfoResponse, compact?: boolean): JSX.Element {
+  const tag = info.hash;
+  switch (info.kind) {
+    case "image":
+      return <ImageView path={info.path} tag={tag} compact={compact} />;
+    case "video":
+    case "audio":
+      return <MediaView key={`${info.path}:${tag}`} info={info} compact={compact} />;
+    case "pdf":
+      return <PagesView path={info.path} tag={tag} compact={compact} />;
+    case "office":
+      return info.note ? (
+        <Card path={info.path} title="No preview without LibreOffice" info={info} />
+      ) : (
+        <PagesView path={info.path} tag={tag} compact={compact} office />
+      );
+    case "spreadsheet":
+    case "csv":
+      return <TableView path={info.path} tag={tag} compact={compact} />;
+    case "markdown":
+    case "json":
+    case "code":
+    case "text":
+      return <TextView path={info.path} tag={tag} kind={info.kind} compact={compact} />;
+    case "binary":
+      return <Card path={info.path} title="No preview for this kind of file" info={info} />;
+  }
+}
