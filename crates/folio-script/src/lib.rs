@@ -85,6 +85,7 @@ mod console;
 mod contract;
 mod dts;
 mod error;
+mod hints;
 mod jsdoc;
 mod library;
 mod loader;

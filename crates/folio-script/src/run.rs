@@ -15,6 +15,7 @@ use crate::bytecode;
 use crate::console::{BATCH_INTERVAL, OnProgress, Sink, Stream};
 use crate::contract::{self, ScriptKind};
 use crate::error::ScriptError;
+use crate::hints;
 use crate::loader::{self, ModuleSource, SharedGraph};
 use crate::registry::{CallContext, ModuleRegistry};
 
@@ -247,11 +248,12 @@ impl Engine {
         rt.set_loader(source.clone(), source).await;
         let ctx = AsyncContext::full(&rt).await.map_err(engine_err)?;
         let (sink, cancel, limits) = (op.sink.clone(), op.cancel.clone(), self.limits.clone());
+        let registry = self.registry.clone();
         let host_cancel = op.cancel.clone();
         let in_budget = budget.clone();
         let work = ctx.async_with(async move |ctx| {
             let result = inside(&ctx, &op, &graph).await;
-            result.map_err(|caught| failure(&ctx, caught, &graph, &in_budget, &cancel, &limits))
+            result.map_err(|caught| failure(&ctx, caught, &graph, &in_budget, &cancel, &limits, &registry))
         });
         let ticker = async {
             loop {
@@ -345,6 +347,7 @@ fn failure<'js>(
     budget: &Budget,
     cancel: &CancelToken,
     limits: &ScriptLimits,
+    registry: &ModuleRegistry,
 ) -> ScriptError {
     if cancel.is_cancelled() {
         return ScriptError::Cancelled;
@@ -384,6 +387,11 @@ fn failure<'js>(
                 return missing;
             }
             let mut text = format!("{name}: {message}");
+            if name == "ReferenceError"
+                && let Some(hint) = hints::import_hint(registry, &message)
+            {
+                text.push_str(&hint);
+            }
             if message.contains("Maximum call stack size exceeded") || message.contains("stack overflow") {
                 text.push_str(&format!(
                     " — a recursion with no base case, or one deeper than the {}KB stack (limits.stack_kb) allows; make it iterative",

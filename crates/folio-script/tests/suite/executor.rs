@@ -317,3 +317,22 @@ fn the_advisory_argument_check_notes_a_mismatch_and_runs_anyway() {
     assert!(outcome(&failing).starts_with("ERR: TypeError"), "{}", outcome(&failing));
     assert!(failing.arg_note.is_some_and(|n| n.contains("got {} (missing `path`)")));
 }
+
+#[test]
+fn a_bare_name_a_module_exports_suggests_the_import_and_only_then() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "export default async () => readFile('/x')",
+            "ERR: ReferenceError: readFile is not defined — did you mean to import it? import { readFile } from 'env:fs'\n  at ",
+        ),
+        (
+            "export default () => csv.parse('a')",
+            "ERR: ReferenceError: csv is not defined — did you mean to import it? import { csv } from 'env:std'\n  at ",
+        ),
+        ("export default () => nope()", "ERR: ReferenceError: nope is not defined\n  at "),
+    ];
+    for (src, expected) in cases {
+        let got = outcome(&run(src));
+        assert!(got.starts_with(expected), "{src}: {got}");
+    }
+}
