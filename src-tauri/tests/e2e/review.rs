@@ -171,3 +171,72 @@ async fn diffs_conflicts_drops_and_the_tree_filter_in_the_real_window() {
     app.shot("review-12-committed-by-keyboard.png").await;
     app.close().await;
 }
+
+/// 48×32 PNGs, red (the folder's picture) and blue (what the script writes over it).
+const RED_PNG: &[u8] = &[
+    137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 48, 0, 0, 0, 32, 8, 2, 0, 0, 0, 219, 182,
+    108, 75, 0, 0, 0, 49, 73, 68, 65, 84, 120, 218, 237, 206, 49, 13, 0, 0, 8, 3, 176, 201, 153, 127, 61, 136, 193, 5,
+    225, 104, 82, 1, 205, 180, 175, 68, 72, 72, 72, 72, 72, 72, 72, 72, 72, 72, 72, 72, 72, 72, 72, 72, 232, 210, 2,
+    134, 96, 8, 106, 130, 222, 154, 12, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+];
+const BLUE_PNG: &[u8] = &[
+    137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 48, 0, 0, 0, 32, 8, 2, 0, 0, 0, 219, 182,
+    108, 75, 0, 0, 0, 49, 73, 68, 65, 84, 120, 218, 237, 206, 65, 9, 0, 0, 8, 4, 176, 139, 99, 28, 251, 99, 24, 91,
+    136, 143, 193, 2, 44, 213, 243, 74, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132,
+    132, 46, 45, 149, 89, 248, 106, 120, 25, 211, 188, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+];
+
+const RECOLOUR: &str = r#"import * as fs from 'env:fs';
+
+/**
+ * Recolours the picture.
+ */
+export default async function recolour() {
+  await fs.writeFile('/pic.png', await fs.readBytes('/blue.png'));
+  return 'recoloured';
+}
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_image_change_shows_the_folder_version_beside_the_agent_version() {
+    if !enabled() {
+        return;
+    }
+    let app = App::start(
+        |dir| {
+            common::write(dir);
+            std::fs::write(dir.join("pic.png"), RED_PNG).unwrap();
+            std::fs::write(dir.join("blue.png"), BLUE_PNG).unwrap();
+            std::fs::write(dir.join("scripts/recolour.js"), RECOLOUR).unwrap();
+        },
+        &[],
+    )
+    .await;
+    app.click(".script[data-path='/scripts/recolour.js'] button.run").await;
+    app.click("#script-run").await;
+    app.wait_text("#run-state", "Finished").await;
+    app.wait_text("#pending-count", "1 pending change").await;
+    app.click("#review-toggle").await;
+    app.click(".change[data-path='/pic.png'] .diff-toggle").await;
+    app.wait_for(".diff-box[data-diff='/pic.png'] img.before").await;
+    // Both sides load through the folio:// scheme: the folder's bytes (version=base) and the agent's.
+    let loaded = "const imgs = [...document.querySelectorAll(\".diff-box[data-diff='/pic.png'] img\")];
+        return imgs.length === 2 && imgs.every(i => i.complete && i.naturalWidth === 48)";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while app.js(loaded).await != serde_json::json!(true) {
+        assert!(std::time::Instant::now() < deadline, "the before/after images never loaded");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    // The two sides differ: the folder's is red, the agent's blue. (A canvas refuses pixels of a
+    // cross-origin <img>, so each image's URL is fetched and decoded again to sample it.)
+    let colours = app
+        .js("return await Promise.all([...document.querySelectorAll(\".diff-box[data-diff='/pic.png'] img\")].map(async i => {
+            const bitmap = await createImageBitmap(await (await fetch(i.src)).blob());
+            const c = document.createElement('canvas'); c.width = 1; c.height = 1;
+            const g = c.getContext('2d'); g.drawImage(bitmap, 0, 0);
+            return [...g.getImageData(0, 0, 1, 1).data.slice(0, 3)]; }))")
+        .await;
+    assert_eq!(colours, serde_json::json!([[220, 40, 40], [40, 80, 220]]));
+    app.shot("review-13-image-before-after.png").await;
+    app.close().await;
+}

@@ -3,7 +3,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { bytes, message } from "../api";
 import type { DiffHunk, DiffLine, ReviewDiffResponse } from "../bindings";
-import { fileUrl, reviewApi } from "./api";
+import { fileUrl } from "../media/api";
+import { reviewApi } from "./api";
 
 type Props = { path: string; version: number };
 
@@ -89,7 +90,7 @@ function Images({ d, version }: { d: ReviewDiffResponse; version: number }) {
       <figure>
         <figcaption>Folder now {d.beforeSize !== null && `· ${bytes(d.beforeSize)}`}</figcaption>
         {d.beforeSize !== null ? (
-          <img class="before" alt={`${d.beforePath} in the folder`} src={fileUrl(d.beforePath, true, version)} />
+          <img class="before" alt={`${d.beforePath} in the folder`} src={fileUrl(d.beforePath, { version: "base", tag: String(version) })} />
         ) : (
           <div class="nothing muted">Not in the folder yet</div>
         )}
@@ -97,7 +98,7 @@ function Images({ d, version }: { d: ReviewDiffResponse; version: number }) {
       <figure>
         <figcaption>After commit {d.afterSize !== null && `· ${bytes(d.afterSize)}`}</figcaption>
         {d.afterSize !== null ? (
-          <img class="after" alt={`${d.path} as the agent left it`} src={fileUrl(d.path, false, version)} />
+          <img class="after" alt={`${d.path} as the agent left it`} src={fileUrl(d.path, { tag: String(version) })} />
         ) : (
           <div class="nothing muted">Removed by the commit</div>
         )}

@@ -1,5 +1,5 @@
 // Typed calls to the review area's commands (diffs, drops, tree filter and open/reveal, script
-// forms, recent folders), and the folio:// URLs the before/after views load.
+// forms, recent folders). The before/after views load files through media/api.ts's fileUrl.
 import { invoke } from "@tauri-apps/api/core";
 import type {
   InboxDropResponse,
@@ -18,12 +18,3 @@ export const reviewApi = {
   form: (path: string) => invoke<ScriptsFormResponse>("scripts_form", { params: { path } }),
   recent: () => invoke<RecentListResponse>("recent_list"),
 };
-
-/** The URL of a file of the working environment over the app's folio:// scheme; `base` asks for
- * the folder's own (committed) bytes instead of the agent's version. */
-export function fileUrl(path: string, base = false, bust?: number): string {
-  const encoded = path.split("/").map(encodeURIComponent).join("/");
-  const origin = navigator.userAgent.includes("Windows") ? "http://folio.localhost" : "folio://localhost";
-  const query = [base ? "version=base" : "", bust !== undefined ? `v=${bust}` : ""].filter(Boolean).join("&");
-  return `${origin}${encoded}${query ? `?${query}` : ""}`;
-}
