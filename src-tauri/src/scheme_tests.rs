@@ -260,3 +260,46 @@ fn tables_from_csv() {
         (vec![vec!["a".to_string(), "b".into()], vec!["1".into(), "2".into()]], 3, true)
     );
 }
+
+/// Converts `file` (in `dir`) with LibreOffice to `ext`, with a profile of its own.
+fn soffice_convert(dir: &std::path::Path, file: &str, ext: &str) {
+    let profile = dir.join("lo-profile");
+    let status = std::process::Command::new("soffice")
+        .arg(format!("-env:UserInstallation=file://{}", profile.display()))
+        .args(["--headless", "--convert-to", ext, "--outdir"])
+        .arg(dir)
+        .arg(dir.join(file))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("LibreOffice is needed for this test: scripts/install.sh installs it");
+    assert!(status.success(), "soffice could not convert {file} to {ext}");
+}
+
+/// Real LibreOffice: a workbook it wrote reads as a table (calamine), and a document it wrote
+/// previews as pages (converted back to PDF once, cached).
+#[test]
+fn workbooks_are_tables_and_office_documents_have_pages() {
+    let f = fixture();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("sales.csv"), "region,units\nNorth,12\nSouth,7\n").unwrap();
+    std::fs::write(work.path().join("memo.txt"), "Quarterly memo\n\nRevenue grew.\n").unwrap();
+    soffice_convert(work.path(), "sales.csv", "xlsx");
+    soffice_convert(work.path(), "memo.txt", "docx");
+    std::fs::copy(work.path().join("sales.xlsx"), f.folder.path().join("sales.xlsx")).unwrap();
+    std::fs::copy(work.path().join("memo.docx"), f.folder.path().join("memo.docx")).unwrap();
+
+    let params = crate::api::PreviewTableParams { path: "/sales.xlsx".into(), sheet: None, limit: None };
+    let t = crate::preview::commands::table_response(&f.session, params).unwrap();
+    assert_eq!(t.sheets.len(), 1);
+    assert_eq!(t.rows, vec![vec!["region", "units"], vec!["North", "12"], vec!["South", "7"]]);
+    let params = crate::api::PreviewTableParams { path: "/sales.xlsx".into(), sheet: Some("Nope".into()), limit: None };
+    let err = crate::preview::commands::table_response(&f.session, params).unwrap_err().to_string();
+    assert!(err.contains("it has no sheet named \"Nope\"; its sheets are"), "{err}");
+
+    assert_eq!(f.previews.info(&f.session, "/memo.docx").unwrap().kind, PreviewKind::Office);
+    let pages = f.previews.pages(&f.session, "/memo.docx").unwrap();
+    assert_eq!(pages.page_count, 1);
+    let r = get(&f, "folio://localhost/memo.docx?page=1&width=400", None);
+    assert_eq!(r.status().as_u16(), 200, "{}", String::from_utf8_lossy(r.body()));
+    assert!(r.body().starts_with(b"\x89PNG"));
+}

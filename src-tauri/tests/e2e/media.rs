@@ -141,9 +141,13 @@ async fn media_previews_really_play_and_documents_render() {
     app.click("#tree .row[data-path='/deck.pdf']").await;
     app.wait_text("#page-label", "Page 1 of 3").await;
     assert_eq!(image_loaded(&app, "#preview img.page[data-page='1']").await, 1200);
+    // WebKit decodes large images off the main thread; give it a moment before the picture.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    app.shot("media-5-pdf-page-1.png").await;
     app.click("#page-next").await;
     app.wait_text("#page-label", "Page 2 of 3").await;
     assert_eq!(image_loaded(&app, "#preview img.page[data-page='2']").await, 1200);
+    tokio::time::sleep(Duration::from_secs(1)).await;
     app.shot("media-5-pdf-page-2.png").await;
 
     app.click("#tree .row[data-path='/sales.csv']").await;

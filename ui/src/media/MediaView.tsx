@@ -130,7 +130,11 @@ export function MediaView({ info, compact }: { info: PreviewInfoResponse; compac
     );
   }
   if (phase.kind === "card") return <Card path={info.path} title={phase.title} detail={phase.detail} info={info} />;
-  return isVideo ? (
+  const caption =
+    phase.source === "transcoded" ? (
+      <p class="muted media-caption">Playing a webm preview made by ffmpeg; the file itself is {describe(info)}.</p>
+    ) : null;
+  const player = isVideo ? (
     <video
       class={compact ? "media compact" : "media"}
       src={phase.src}
@@ -150,5 +154,11 @@ export function MediaView({ info, compact }: { info: PreviewInfoResponse; compac
       preload="auto"
       onError={onError}
     />
+  );
+  return (
+    <>
+      {player}
+      {caption}
+    </>
   );
 }
