@@ -21,11 +21,16 @@
 //!   `/scripts/lib/x.js`; `.js` is appended when missing), read through a [`ScriptFs`]. Bare
 //!   specifiers fail listing the `env:` modules; static import cycles fail naming the cycle (see
 //!   `loader.rs` for why they are refused although QuickJS could link them); syntax errors name
-//!   `path:line:column` and show the line.
+//!   `path:line:column` and show the line. A named import a module lacks names the module, the
+//!   binding and what the module does export; a bare name some `env:` module exports (`readFile
+//!   is not defined`) gets the import line as a hint (`hints.rs`).
 //! - `env:*` modules are [`NativeModule`]s: host functions plus an optional JavaScript layer that
 //!   shapes them. The builtins `env:fs`, `env:std` and `env:assert` are registered through the
-//!   same seam adapters use. Namespaces are deep-frozen and every binding tags its errors
-//!   `env:<module>.<function>: …`.
+//!   same seam adapters use. Namespaces are frozen, every binding tags its errors
+//!   `env:<module>.<function>: …` (a library's constructors still work with `new`), and reading
+//!   a name a namespace lacks throws `no such export "x" on env:m — available: …`.
+//! - Before a run, the arguments are compared with the keys the script's JSDoc declares; a
+//!   mismatch becomes [`RunResult::arg_note`], advisory only (`args.rs`).
 //! - Per-run state reaches host functions through closures that capture it (an
 //!   [`registry::CallContext`]), and a module's namespace reaches its synthesised module body
 //!   through that module's private `import.meta`.
