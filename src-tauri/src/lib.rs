@@ -2,6 +2,7 @@
 //! knows Tauri. [`session`] holds what the commands do (no Tauri in it), [`commands`] exposes it
 //! to the web UI, and [`api`] defines the payloads whose TypeScript types the UI imports.
 
+pub mod agent;
 pub mod api;
 pub mod commands;
 pub mod preview;
@@ -22,7 +23,7 @@ pub fn folder_argument(args: impl IntoIterator<Item = String>) -> Option<PathBuf
 pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
     let previews = std::sync::Arc::new(preview::Previews::new(state.state_dir.clone()));
     let base = base.manage(previews).register_asynchronous_uri_scheme_protocol(scheme::SCHEME, scheme::handle);
-    base.manage(state).invoke_handler(tauri::generate_handler![
+    base.manage(state).manage(agent::commands::AgentState::default()).invoke_handler(tauri::generate_handler![
         commands::folder_open,
         commands::status_get,
         commands::tree_list,
@@ -31,11 +32,20 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::scripts_run,
         commands::commit_apply,
         commands::discard_apply,
+        agent::commands::settings_get,
+        agent::commands::settings_save,
+        agent::commands::connection_test,
+        agent::commands::conversation_list,
+        agent::commands::conversation_open,
+        agent::commands::conversation_send,
+        agent::commands::conversation_stop,
+        agent::commands::conversation_answer,
+        agent::commands::doctor_get,
+        agent::commands::handoff_save,
         preview::commands::preview_info,
         preview::commands::preview_transcode,
         preview::commands::preview_pages,
         preview::commands::preview_table,
-        preview::commands::preview_open,
         review::commands::review_diff,
         review::commands::inbox_drop,
         review::commands::tree_find,
@@ -64,6 +74,7 @@ pub fn run() -> Result<(), String> {
     builder(app, state)
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_notification::init())
         .run(tauri::generate_context!())
         .map_err(|e| format!("the window could not start: {e} — on Linux, install WebKitGTK with scripts/install.sh"))
 }

@@ -20,6 +20,8 @@ pub struct Session {
     env: Arc<Environment>,
     folder: PathBuf,
     progress: Arc<Mutex<Option<ProgressSink>>>,
+    /// The agent's side of the environment: script lines, hand-offs and questions of a turn.
+    agent_events: folio_agent::HostEvents,
 }
 
 fn vpath(raw: &str) -> Result<VPath, String> {
@@ -83,7 +85,10 @@ impl Session {
         }
         let progress: Arc<Mutex<Option<ProgressSink>>> = Arc::new(Mutex::new(None));
         let sink = progress.clone();
+        let agent_events = folio_agent::HostEvents::default();
+        let agent_progress = agent_events.progress_callback();
         let on_progress: OnProgress = Arc::new(move |batch: &[ProgressLine]| {
+            agent_progress(batch);
             let guard = sink.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some(send) = guard.as_ref() {
                 for line in batch {
@@ -98,16 +103,26 @@ impl Session {
         let base = folio_render::host::env_options(state_dir, Vec::new()).map_err(|e| {
             format!("the script modules could not be set up: {e} — this is a bug in Folio, please report it")
         })?;
-        let options = EnvOptions { on_progress: Some(on_progress), ..base };
+        let options = EnvOptions {
+            on_progress: Some(on_progress),
+            presenter: Some(Arc::new(folio_env::KeepPresented)),
+            asker: Some(agent_events.asker()),
+            ..base
+        };
         let env = Environment::open_folder(folder, options)
             .map_err(|e| format!("{} could not be opened: {e}", folder.display()))?;
         let folder = env.overlay().map(|o| o.root().to_path_buf()).unwrap_or_else(|| folder.to_path_buf());
-        Ok(Session { env: Arc::new(env), folder, progress })
+        Ok(Session { env: Arc::new(env), folder, progress, agent_events })
     }
 
     /// The working environment (the agent loop shares it).
     pub fn environment(&self) -> &Arc<Environment> {
         &self.env
+    }
+
+    /// The queue between the environment and an agent turn (script lines, hand-offs, questions).
+    pub fn agent_events(&self) -> &folio_agent::HostEvents {
+        &self.agent_events
     }
 
     /// The folder's absolute path.

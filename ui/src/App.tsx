@@ -1,4 +1,5 @@
-// The window: a header with the folder, the tree, the preview, the script catalogue, and the
+// The window: a header with the folder (and Settings and Doctor), the tree above the script
+// catalogue on the left, the conversation in the center, the preview on the right, and the
 // review-and-commit bar that is always visible at the bottom.
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { open as openDialog } from "@tauri-apps/plugin-dialog";
@@ -9,6 +10,9 @@ import { Preview } from "./Preview";
 import { Scripts } from "./Scripts";
 import { ReviewBar } from "./ReviewBar";
 import { DropZone, Recent, useSecondLaunch } from "./review/Shell";
+import { Transcript } from "./agent/Transcript";
+import { Settings } from "./agent/Settings";
+import { Doctor } from "./agent/Doctor";
 
 export function App() {
   const [folder, setFolder] = useState<FolderOpenResponse | null>(null);
@@ -16,6 +20,7 @@ export function App() {
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  const [dialog, setDialog] = useState<"settings" | "doctor" | null>(null);
 
   const refresh = useCallback(async () => {
     try {
@@ -77,6 +82,12 @@ export function App() {
           </div>
         )}
         <div class="spacer" />
+        <button id="open-doctor" class="secondary" onClick={() => setDialog("doctor")}>
+          Doctor
+        </button>
+        <button id="open-settings" class="secondary" onClick={() => setDialog("settings")}>
+          Settings
+        </button>
         {folder && (
           <button id="open-folder" class="secondary" onClick={openFolder}>
             Open Folder…
@@ -113,11 +124,23 @@ export function App() {
         </main>
       ) : (
         <main class="panels">
-          <Tree version={version} selected={selected} onSelect={setSelected} onError={setError} />
+          <div class="left-column">
+            <Tree version={version} selected={selected} onSelect={setSelected} onError={setError} />
+            <Scripts version={version} onDone={refresh} onError={setError} />
+          </div>
+          <Transcript
+            version={version}
+            onChanged={refresh}
+            onError={setError}
+            onSelect={setSelected}
+            onOpenDoctor={() => setDialog("doctor")}
+            onOpenSettings={() => setDialog("settings")}
+          />
           <Preview path={selected} version={version} />
-          <Scripts version={version} onDone={refresh} onError={setError} />
         </main>
       )}
+      {dialog === "settings" && <Settings onClose={() => setDialog(null)} />}
+      {dialog === "doctor" && <Doctor onClose={() => setDialog(null)} />}
       {folder && <DropZone onChanged={refresh} onError={setError} />}
       {folder && <ReviewBar status={status} pending={pending} onChanged={refresh} onError={setError} />}
     </div>

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use folio_agent::{
     Agent, AgentConfig, AgentEvent, Conversation, EnvTools, FinishReason, HostEvents, Message, ModelClient, Usage,
 };
@@ -55,6 +55,7 @@ fn vision(
     mode: Option<&str>,
     main: &folio_agent::Provider,
     runtime: &tokio::runtime::Handle,
+    secrets: &Secrets,
 ) -> Result<Option<(folio_agent::VisionSeam, folio_agent::VisionClient)>> {
     let Some(mode) = mode else { return Ok(None) };
     if mode == "main" {
@@ -66,7 +67,7 @@ fn vision(
     })?;
     let preset = folio_agent::preset(name)
         .ok_or_else(|| anyhow!("no provider named `{name}` for --vision — hint: use one of the --provider names"))?;
-    let (key, _) = Secrets::default().get(preset.name, preset.key_env);
+    let (key, _) = secrets.get(preset.name, preset.key_env);
     let provider = preset.provider(Some(model), None, key.map(|(k, _)| k)).map_err(|e| anyhow!(e))?;
     let client = folio_agent::VisionClient::new(provider)?;
     Ok(Some((folio_agent::VisionSeam::Model { client: client.clone(), runtime: runtime.clone() }, client)))
@@ -82,20 +83,15 @@ fn first_line(text: &str) -> String {
 }
 
 pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode> {
-    let preset = folio_agent::preset(&args.provider).ok_or_else(|| {
-        let names: Vec<&str> = folio_agent::PRESETS.iter().map(|p| p.name).collect();
-        anyhow!(
-            "no provider named `{}` — hint: use one of {}, or any compatible endpoint with --provider openai --base-url URL",
-            args.provider,
-            names.join(", ")
-        )
-    })?;
+    let preset = folio_agent::preset_named(&args.provider).map_err(|e| anyhow!(e))?;
     let state_root = match state_dir {
         Some(dir) => dir,
         None => folio_vfs::default_state_root()?,
     };
     let store = Store::open(&state_root.join("folio.sqlite"))?;
-    let (key, notice) = Secrets::default().get(preset.name, preset.key_env);
+    // The key file under the state root is where the desktop app saves keys when no keychain runs.
+    let secrets = Secrets::for_state_root(&state_root);
+    let (key, notice) = secrets.get(preset.name, preset.key_env);
     if let (Some(notice), Some(_)) = (&notice, preset.key_env) {
         eprintln!("folio: {notice}");
     }
@@ -104,7 +100,7 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
         .map_err(|e| anyhow!(e))?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let host_events = HostEvents::default();
-    let (seam, extra) = match vision(args.vision.as_deref(), &provider, runtime.handle())? {
+    let (seam, extra) = match vision(args.vision.as_deref(), &provider, runtime.handle(), &secrets)? {
         Some((seam, client)) => (
             Some(Arc::new(seam) as Arc<dyn folio_env::Vision>),
             vec![folio_agent::vision_module(client, runtime.handle().clone())],
@@ -131,11 +127,9 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
                     root.display()
                 ));
             }
-            let messages: Vec<Message> =
-                store.messages(id)?.into_iter().map(serde_json::from_value).collect::<Result<_, _>>().with_context(
-                    || format!("conversation {id} was saved by an incompatible Folio — hint: start a new one"),
-                )?;
-            (id.clone(), Conversation { messages }, prompt.clone().map(Message::user))
+            let conversation =
+                folio_agent::conversation_from_stored(id, store.messages(id)?).map_err(|e| anyhow!(e))?;
+            (id.clone(), conversation, prompt.clone().map(Message::user))
         }
         (None, Some(prompt)) => {
             (store.create_conversation(&root, prompt)?, Conversation::default(), Some(Message::user(prompt.clone())))
@@ -153,6 +147,12 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
     let cancel = CancellationToken::new();
     let json_mode = args.json;
     let mut out = std::io::stdout();
+    // The person's request is part of the transcript a later replay (the desktop app) shows.
+    if let Some(Message { parts, .. }) = &input
+        && let Some(folio_agent::Part::Text { text }) = parts.first()
+    {
+        store.append_event(&id, &json!({"type": "user", "text": text}))?;
+    }
     if json_mode {
         writeln!(out, "{}", json!({"type": "conversation", "id": id}))?;
     } else {

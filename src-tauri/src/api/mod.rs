@@ -8,8 +8,10 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+mod agent;
 mod preview;
 mod review;
+pub use agent::*;
 pub use preview::*;
 pub use review::*;
 
@@ -304,6 +306,7 @@ fn core_decls() -> Vec<String> {
 /// submodule of payloads (one per concern) contributes its own `decls()` here.
 pub fn typescript() -> String {
     let mut decls = core_decls();
+    decls.extend(agent::decls());
     decls.extend(preview::decls());
     decls.extend(review::decls());
     let mut out = String::from(

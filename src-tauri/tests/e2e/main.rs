@@ -8,6 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
+mod agent;
 #[path = "../common/mod.rs"]
 mod common;
 mod harness;

@@ -1,0 +1,23 @@
+//! The Doctor view: the rendering layer's capability rows (the same `folio doctor` prints) and
+//! the provider row from the saved settings.
+
+use std::path::PathBuf;
+
+use folio_render::{HostPaths, Renderer};
+
+use super::settings::Settings;
+use crate::api::{DoctorGetResponse, DoctorRow};
+
+/// Every row, the provider last. Loads PDFium and asks the external tools for their versions, so
+/// call it off the UI thread.
+pub fn rows(state_dir: Option<PathBuf>, settings: &Settings) -> DoctorGetResponse {
+    let renderer = Renderer::new(HostPaths::from_host(state_dir));
+    let capabilities = folio_render::capabilities(&renderer);
+    let ready = folio_render::doctor::ready(&capabilities);
+    let mut rows: Vec<DoctorRow> = capabilities
+        .into_iter()
+        .map(|c| DoctorRow { name: c.name, ok: c.ok, required: c.required, detail: c.detail, fix: c.fix })
+        .collect();
+    rows.push(settings.doctor_row());
+    DoctorGetResponse { rows, ready }
+}

@@ -1,0 +1,164 @@
+// The Settings dialog: provider, model, base URL, API key (OS keychain, or the key file where none
+// runs — said so), vision model and run budget; Test connection makes one real minimal request.
+import { useEffect, useState } from "preact/hooks";
+import type { AgentSettings, ConnectionTestResponse, SettingsGetResponse } from "../bindings";
+import { message } from "../api";
+import { agentApi } from "./api";
+
+export function Settings(props: { onClose: () => void }) {
+  const [view, setView] = useState<SettingsGetResponse | null>(null);
+  const [form, setForm] = useState<AgentSettings | null>(null);
+  const [key, setKey] = useState("");
+  const [test, setTest] = useState<ConnectionTestResponse | null>(null);
+  const [busy, setBusy] = useState<"test" | "save" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    agentApi.settings
+      .get()
+      .then((v) => {
+        setView(v);
+        setForm(v.settings);
+      })
+      .catch((e) => setError(message(e)));
+  }, []);
+
+  if (!view || !form)
+    return (
+      <div class="modal-back">
+        <div class="modal">{error ? <div class="notice error">{error}</div> : "Loading…"}</div>
+      </div>
+    );
+
+  const preset = view.presets.find((p) => p.name === form.provider);
+  const set = (patch: Partial<AgentSettings>) => {
+    setForm({ ...form, ...patch });
+    setTest(null);
+  };
+  const typedKey = key.trim() ? key.trim() : null;
+
+  const runTest = async () => {
+    setBusy("test");
+    setError(null);
+    try {
+      setTest(await agentApi.connection.test({ settings: form, apiKey: typedKey }));
+    } catch (e) {
+      setError(message(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const save = async () => {
+    setBusy("save");
+    setError(null);
+    try {
+      const next = await agentApi.settings.save({ settings: form, apiKey: typedKey });
+      setView(next);
+      setForm(next.settings);
+      setKey("");
+      props.onClose();
+    } catch (e) {
+      setError(message(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div class="modal-back" onClick={(e) => e.target === e.currentTarget && props.onClose()}>
+      <div class="modal settings" role="dialog" aria-label="Settings" id="settings">
+        <h2>Settings</h2>
+        <label>
+          Provider
+          <select
+            id="settings-provider"
+            value={form.provider}
+            onChange={(e) => set({ provider: (e.target as HTMLSelectElement).value })}
+          >
+            {view.presets.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Model
+          <input
+            id="settings-model"
+            value={form.model}
+            placeholder={preset?.defaultModel || "required: the model id your server serves"}
+            onInput={(e) => set({ model: (e.target as HTMLInputElement).value })}
+          />
+        </label>
+        <label>
+          Base URL
+          <input
+            id="settings-base-url"
+            value={form.baseUrl}
+            placeholder={preset?.baseUrl}
+            onInput={(e) => set({ baseUrl: (e.target as HTMLInputElement).value })}
+          />
+        </label>
+        {preset?.keyEnv !== null && (
+          <label>
+            API key
+            <input
+              id="settings-key"
+              type="password"
+              value={key}
+              autocomplete="off"
+              placeholder={
+                view.key.present && form.provider === view.settings.provider
+                  ? `saved — in ${view.key.source}`
+                  : `paste the key (or set ${preset?.keyEnv})`
+              }
+              onInput={(e) => {
+                setKey((e.target as HTMLInputElement).value);
+                setTest(null);
+              }}
+            />
+          </label>
+        )}
+        {view.key.notice && <div class="hint">{view.key.notice}</div>}
+        <label>
+          Vision model
+          <input
+            id="settings-vision"
+            value={form.visionModel}
+            placeholder="none — or main, or provider:model (e.g. openai:gpt-4.1-mini)"
+            onInput={(e) => set({ visionModel: (e.target as HTMLInputElement).value })}
+          />
+        </label>
+        <label>
+          Run budget (model calls per request)
+          <input
+            id="settings-max-turns"
+            type="number"
+            min={1}
+            value={form.maxTurns}
+            onInput={(e) => set({ maxTurns: Math.max(1, parseInt((e.target as HTMLInputElement).value, 10) || 1) })}
+          />
+        </label>
+        {test && (
+          <div class={`notice ${test.outcome === "ok" ? "ok" : "error"}`} id="connection-result" data-outcome={test.outcome}>
+            {test.message}
+          </div>
+        )}
+        {error && <div class="notice error">{error}</div>}
+        <div class="modal-actions">
+          <button id="settings-test" class="secondary" disabled={busy !== null} onClick={runTest}>
+            {busy === "test" ? "Testing…" : "Test connection"}
+          </button>
+          <div class="spacer" />
+          <button class="secondary" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button id="settings-save" disabled={busy !== null} onClick={save}>
+            Save
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
