@@ -1,5 +1,5 @@
 //! The payloads of the preview commands (`preview_*`): what kind of preview a file gets, media
-//! probing and transcoding, document pages, tables, and opening a file with the default app.
+//! probing and transcoding, document pages and tables.
 //! The file's bytes themselves travel over the `folio://` scheme (`crate::scheme`), not here.
 
 use serde::{Deserialize, Serialize};
@@ -182,25 +182,6 @@ pub struct PreviewTableResponse {
     pub truncated: bool,
 }
 
-/// Opens a file with the system's default application (a pending file opens as a read-only
-/// copy, since the folder does not have it yet).
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct PreviewOpenParams {
-    /// The agent's path.
-    pub path: String,
-}
-
-/// What was opened.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct PreviewOpenResponse {
-    /// The file on disk handed to the default application.
-    pub opened: String,
-    /// True when it is a copy of pending bytes, not the folder's file.
-    pub is_copy: bool,
-}
-
 /// The preview payloads, for `ui/src/bindings.ts`.
 pub fn decls() -> Vec<String> {
     vec![
@@ -215,7 +196,5 @@ pub fn decls() -> Vec<String> {
         PreviewPagesResponse::decl(),
         PreviewTableParams::decl(),
         PreviewTableResponse::decl(),
-        PreviewOpenParams::decl(),
-        PreviewOpenResponse::decl(),
     ]
 }

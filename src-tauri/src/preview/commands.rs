@@ -99,14 +99,3 @@ pub fn table_response(session: &Session, params: PreviewTableParams) -> Result<P
         total_rows: t.total_rows,
     })
 }
-
-/// `preview.open`: opens a file with the default application (pending files as a copy).
-#[tauri::command]
-pub async fn preview_open(
-    state: State<'_, AppState>,
-    previews: State<'_, Arc<Previews>>,
-    params: PreviewOpenParams,
-) -> Result<PreviewOpenResponse, String> {
-    let (session, previews) = (session(&state)?, previews.inner().clone());
-    blocking(move || previews.open(&session, &params.path)).await
-}

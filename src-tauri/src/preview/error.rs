@@ -107,14 +107,6 @@ pub enum PreviewError {
         /// The I/O error.
         why: String,
     },
-    /// The default application could not be started.
-    #[error("{path} could not be opened with the default application: {why}")]
-    Open {
-        /// The file.
-        path: String,
-        /// Why, with the fix.
-        why: String,
-    },
 }
 
 impl PreviewError {

@@ -1,7 +1,7 @@
 //! Previews of every kind of file: what kind a file is ([`kind`]), what its media is made of
 //! ([`media`]), webm previews made with ffmpeg ([`transcode`]), document pages rendered by
-//! folio-render ([`pages`]), tables ([`table`]), and opening a file with the default application
-//! ([`open`]). [`Previews`] is the app-wide state they share; `commands` exposes it to the UI and
+//! folio-render ([`pages`]) and tables ([`table`]); opening a file with the default application
+//! is the review area's `tree_open`. [`Previews`] is the app-wide state they share; `commands` exposes it to the UI and
 //! `crate::scheme` serves the bytes.
 //!
 //! Everything made here is cached by the content's hash in the open folder's state directory
@@ -12,7 +12,6 @@ pub mod commands;
 pub mod error;
 pub mod kind;
 pub mod media;
-pub mod open;
 pub mod pages;
 pub mod table;
 pub mod transcode;

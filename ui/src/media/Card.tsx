@@ -3,16 +3,16 @@
 import { useState } from "preact/hooks";
 import type { PreviewInfoResponse } from "../bindings";
 import { bytes, message } from "../api";
-import { preview } from "./api";
+import { reviewApi } from "../review/api";
 
 export function Card(props: { path: string; title: string; detail?: string; info?: PreviewInfoResponse }) {
   const [opened, setOpened] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const open = () => {
     setError(null);
-    preview
-      .open(props.path)
-      .then((r) => setOpened(r.isCopy ? `Opened a read-only copy (${r.opened}) — the file is not committed yet.` : "Opened."))
+    reviewApi
+      .open(props.path, false)
+      .then((r) => setOpened(r.message))
       .catch((e) => setError(message(e)));
   };
   return (

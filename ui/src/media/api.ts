@@ -2,7 +2,6 @@
 import { Channel, convertFileSrc, invoke } from "@tauri-apps/api/core";
 import type {
   PreviewInfoResponse,
-  PreviewOpenResponse,
   PreviewPagesResponse,
   PreviewTableResponse,
   PreviewTranscodeResponse,
@@ -14,7 +13,6 @@ export const preview = {
   pages: (path: string) => invoke<PreviewPagesResponse>("preview_pages", { params: { path } }),
   table: (path: string, sheet: string | null, limit: number | null) =>
     invoke<PreviewTableResponse>("preview_table", { params: { path, sheet, limit } }),
-  open: (path: string) => invoke<PreviewOpenResponse>("preview_open", { params: { path } }),
   transcode: (path: string, onProgress: (p: TranscodeProgressNotification) => void) => {
     const channel = new Channel<TranscodeProgressNotification>();
     channel.onmessage = onProgress;
