@@ -875,22 +875,6 @@ totalRows: number,
  */
 truncated: boolean, };
 
-export type PreviewOpenParams = { 
-/**
- * The agent's path.
- */
-path: string, };
-
-export type PreviewOpenResponse = { 
-/**
- * The file on disk handed to the default application.
- */
-opened: string, 
-/**
- * True when it is a copy of pending bytes, not the folder's file.
- */
-isCopy: boolean, };
-
 export type ReviewDiffParams = { 
 /**
  * The change's path (`/out/report.md`).
