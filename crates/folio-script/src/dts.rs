@@ -173,10 +173,16 @@ fn is_vague(ty: &str) -> bool {
 
 /// The declared function's parameter list (`args: T`, `args?: T`, `...args: any[]` or nothing).
 fn parameter(arg: &Arg, doc: &JsDoc) -> Option<String> {
+    // The tag documenting the whole first parameter: the one with its name, or for a pattern
+    // (which has no name) the first undotted tag, as JSDoc lists parameters in order. A vague
+    // type (`object`) does not count, so dotted tags can still describe the fields.
     let plain = |name: Option<&str>| {
-        doc.params.iter().find(|p| {
-            !p.name.contains('.') && p.ty.as_deref().is_some_and(|t| !is_vague(t)) && name.is_none_or(|n| n == p.name)
-        })
+        let mut undotted = doc.params.iter().filter(|p| !p.name.contains('.'));
+        let tag = match name {
+            Some(n) => undotted.find(|p| p.name == n),
+            None => undotted.next(),
+        };
+        tag.filter(|p| p.ty.as_deref().is_some_and(|t| !is_vague(t)))
     };
     // Fields documented one by one: `@param {T} args.field` (any first segment).
     let dotted: Vec<&jsdoc::Param> = doc.params.iter().filter(|p| p.name.split('.').count() == 2).collect();

@@ -134,6 +134,18 @@ const DTS: &[(&str, &str, &str, &str)] = &[
         "/** The real one. */\ndeclare function real(args: { q: any }): Promise<unknown>;\nexport default real;\n",
     ),
     (
+        "a tag for a second parameter does not type the first",
+        "/scripts/second.js",
+        "/**\n * Pads.\n * @param {object} options\n * @param {number} width\n */\nexport default function pad({ text }, width) {}",
+        "/** Pads. */\ndeclare function pad(args: { text: any }): Promise<unknown>;\nexport default pad;\n",
+    ),
+    (
+        "the first undotted tag types a destructured first parameter",
+        "/scripts/later.js",
+        "/** @param {{ a: number }} opts\n * @param {string} label */\nexport default function later({ a }) {}",
+        "declare function later(args: { a: number }): Promise<unknown>;\nexport default later;\n",
+    ),
+    (
         "JSDoc on an unrelated statement is not the export's",
         "/scripts/unrelated.js",
         "/** A helper. */\nfunction helper() {}\nexport default async function main(args) { return helper(); }",
