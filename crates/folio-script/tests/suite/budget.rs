@@ -20,38 +20,39 @@ fn timed(e: &Engine, src: &str, opts: RunOptions) -> (RunResult, Duration) {
     (r, started.elapsed())
 }
 
+/// The whole message every case stopped by the memory ceiling ends with.
+const MEMORY: &str = "ERR: script exceeded the memory limit: 64MB (limits.script_memory_mb) and was stopped. Process data in batches — read, write, release — instead of accumulating it all in memory.";
+/// The whole message every case stopped by the clock must end with.
+const TIMEOUT: &str = "ERR: script exceeded the wall-clock limit: 300ms (limits.run_timeout_ms). Make it do less per run (process a batch, return, run again), or ask the host to raise limits.run_timeout_ms";
+
 /// `(name, source, expected error substring)` — each must end within budget + 250 ms. The time
 /// cases run with a 300 ms budget; the memory and stack cases with a generous one, so that on a
 /// loaded machine the memory ceiling, not the clock, is what stops them.
 const RUNAWAY: &[(&str, &str, &str)] = &[
-    ("tight loop", "export default () => { for (;;) {} }", "wall-clock limit: 300ms (limits.run_timeout_ms)"),
-    ("top-level loop", "for (;;) {} export default () => 1", "wall-clock limit: 300ms"),
-    (
-        "loop in try",
-        "export default () => { for (;;) { try { for (;;) {} } catch (e) {} } }",
-        "wall-clock limit: 300ms",
-    ),
-    ("microtask spin", "export default async () => { for (;;) await null; }", "wall-clock limit: 300ms"),
+    ("tight loop", "export default () => { for (;;) {} }", TIMEOUT),
+    ("top-level loop", "for (;;) {} export default () => 1", TIMEOUT),
+    ("loop in try", "export default () => { for (;;) { try { for (;;) {} } catch (e) {} } }", TIMEOUT),
+    ("microtask spin", "export default async () => { for (;;) await null; }", TIMEOUT),
     (
         "host await spin",
         "import { exists } from 'env:fs'; export default async () => { for (;;) await exists('/x'); }",
-        "wall-clock limit: 300ms",
+        TIMEOUT,
     ),
-    ("never settles", "export default () => new Promise(() => {})", "wall-clock limit: 300ms"),
-    ("catastrophic regex", "export default () => /(a+)+$/.test('a'.repeat(40) + 'b')", "wall-clock limit: 300ms"),
-    ("deep recursion", "export default function f() { return f() + 1; }", "Maximum call stack size exceeded"),
-    ("string doubling", "export default () => { let s = 'x'; for (;;) s += s; }", "InternalError: string too long"),
+    ("never settles", "export default () => new Promise(() => {})", TIMEOUT),
+    ("catastrophic regex", "export default () => /(a+)+$/.test('a'.repeat(40) + 'b')", TIMEOUT),
     (
-        "string bomb",
-        "export default () => { const a = []; for (;;) a.push('x'.repeat(1 << 20) + a.length); }",
-        "memory limit: 64MB (limits.script_memory_mb)",
+        "deep recursion",
+        "export default function f() { return f() + 1; }",
+        "Maximum call stack size exceeded — a recursion with no base case, or one deeper than the 1024KB stack (limits.stack_kb) allows; make it iterative",
     ),
     (
-        "array bomb",
-        "export default () => { const a = []; for (;;) a.push({ i: a.length, pad: [1, 2, 3] }); }",
-        "memory limit: 64MB",
+        "string doubling",
+        "export default () => { let s = 'x'; for (;;) s += s; }",
+        "ERR: InternalError: string too long",
     ),
-    ("huge buffer", "export default () => new ArrayBuffer(1 << 30)", "memory limit: 64MB"),
+    ("string bomb", "export default () => { const a = []; for (;;) a.push('x'.repeat(1 << 20) + a.length); }", MEMORY),
+    ("array bomb", "export default () => { const a = []; for (;;) a.push({ i: a.length, pad: [1, 2, 3] }); }", MEMORY),
+    ("huge buffer", "export default () => new ArrayBuffer(1 << 30)", MEMORY),
 ];
 
 #[test]
