@@ -1,6 +1,6 @@
 //! Previews in the real window: an H.264 mp4 and a VP8 webm that really play (`readyState` ≥ 2
 //! and `currentTime` advancing after a muted `play()`), an MPEG-4 Part 2 AVI no webview plays,
-//! which is transcoded to webm and then plays, a PNG, a three-page PDF rendered by PDFium page
+//! which is transcoded to webm and then plays, an Ogg Opus tone in an audio player, a PNG, a three-page PDF rendered by PDFium page
 //! by page, and a CSV as a table. A second scenario hides ffmpeg and checks the honest card.
 //!
 //! The media fixtures are made by ffmpeg (`testsrc`), which must be installed.
@@ -42,6 +42,7 @@ fn fixture(dir: &Path) {
     video(&["-c:v", "libvpx", "-b:v", "500k"], "clip.webm");
     video(&["-c:v", "mpeg4", "-q:v", "5"], "legacy.avi");
     ffmpeg(dir, &["-f", "lavfi", "-i", "testsrc=size=320x240", "-frames:v", "1"], "frame.png");
+    ffmpeg(dir, &["-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-c:a", "libopus"], "tone.ogg");
     let pages: Vec<pdfgen::Page> = [(0.9, 0.2, 0.2), (0.2, 0.6, 0.2), (0.2, 0.3, 0.9)]
         .iter()
         .map(|(r, g, b)| pdfgen::Page::new(300.0, 200.0, &pdfgen::rect(*r, *g, *b, 20.0, 20.0, 260.0, 160.0)))
@@ -50,12 +51,13 @@ fn fixture(dir: &Path) {
     std::fs::write(dir.join("sales.csv"), "region,units,revenue\nNorth,12,1200\nSouth,7,700\nEast,3,300\n").unwrap();
 }
 
-/// The state of the first `<video>` in the preview pane.
+/// The state of the `<video>` or `<audio>` player of `path` in the preview pane.
 async fn video_state(app: &App, path: &str) -> Value {
     app.js(&format!(
-        "const v = document.querySelector(\"#preview video[data-path='{path}']\");
+        "const v = document.querySelector(\"#preview video[data-path='{path}'], #preview audio[data-path='{path}']\");
          return v ? {{ ready: v.readyState, time: v.currentTime, error: v.error ? v.error.code : null,
-                      source: v.dataset.source, paused: v.paused, width: v.videoWidth }} : null;"
+                      source: v.dataset.source, paused: v.paused, width: v.videoWidth || 0,
+                      video: v.tagName === 'VIDEO' }} : null;"
     ))
     .await
 }
@@ -82,7 +84,8 @@ async fn assert_plays(app: &App, path: &str, shot: &str) -> String {
     };
     let started = last["time"].as_f64().unwrap_or(0.0);
     app.js(&format!(
-        "const v = document.querySelector(\"#preview video[data-path='{path}']\"); v.muted = true; v.play(); return true;"
+        "const v = document.querySelector(\"#preview video[data-path='{path}'], #preview audio[data-path='{path}']\");
+         v.muted = true; v.play(); return true;"
     ))
     .await;
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -90,7 +93,8 @@ async fn assert_plays(app: &App, path: &str, shot: &str) -> String {
         let now = video_state(app, path).await;
         let time = now["time"].as_f64().unwrap_or(0.0);
         if time > started + 0.5 {
-            assert!(now["width"].as_u64().unwrap_or(0) > 0, "{path}: playing but no video frames: {now}");
+            let is_video = now["video"].as_bool().unwrap_or(false);
+            assert!(!is_video || now["width"].as_u64().unwrap_or(0) > 0, "{path}: playing but no video frames: {now}");
             app.shot(shot).await;
             return now["source"].as_str().unwrap_or_default().to_string();
         }
@@ -133,6 +137,7 @@ async fn media_previews_really_play_and_documents_render() {
     assert_eq!(webm, "direct", "a VP8 webm plays without a transcode");
     // An MPEG-4 Part 2 AVI has no media type a webview plays: it must go through the transcode.
     assert_eq!(assert_plays(&app, "/legacy.avi", "media-3-avi-transcoded.png").await, "transcoded");
+    assert_eq!(assert_plays(&app, "/tone.ogg", "media-3b-ogg-audio.png").await, "direct");
 
     app.click("#tree .row[data-path='/frame.png']").await;
     assert_eq!(image_loaded(&app, "#preview .image-view img").await, 320);

@@ -6,7 +6,7 @@
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { PreviewInfoResponse } from "../bindings";
-import { message } from "../api";
+import { bytes, message } from "../api";
 import { preview } from "./api";
 import { probeMedia } from "./probe";
 import { Card } from "./Card";
@@ -60,8 +60,22 @@ export function FileView(props: { path: string; compact?: boolean; version?: num
     <div class={cls} data-path={info.path} data-kind={info.kind}>
       {info.note && <p class="file-note">{info.note}</p>}
       {body(info, props.compact)}
+      {!props.compact && <p class="muted file-meta">{meta(info)}</p>}
     </div>
   );
+}
+
+/** What the file is, in one line: media type, size, and a media file's container and codecs. */
+function meta(info: PreviewInfoResponse): string {
+  const parts = [info.mediaType.split(";")[0], bytes(info.size)];
+  const m = info.media;
+  if (m) {
+    const codecs = [m.videoCodec, m.audioCodec].filter(Boolean).join(" + ");
+    const size = m.width && m.height ? ` ${m.width}×${m.height}` : "";
+    const length = m.durationS ? ` ${m.durationS.toFixed(1)} s` : "";
+    parts.push(`${m.container}${codecs ? ` (${codecs})` : ""}${size}${length}`);
+  }
+  return parts.join(" · ");
 }
 
 function body(info: PreviewInfoResponse, compact?: boolean): JSX.Element {
