@@ -33,8 +33,11 @@ impl AppState {
 
     /// Opens `path`, replacing the open folder.
     pub fn open(&self, path: &str) -> Result<FolderOpenResponse, String> {
-        let session = Session::open(&PathBuf::from(path), self.state_dir.clone())?;
+        let tauri::async_runtime::RuntimeHandle::Tokio(handle) = tauri::async_runtime::handle();
+        let (vision, vision_warning) = crate::agent::settings::vision_for_folder(self.state_dir.as_deref(), &handle);
+        let session = Session::open_with(&PathBuf::from(path), self.state_dir.clone(), vision)?;
         let mut opened = session.opened();
+        opened.warnings.extend(vision_warning);
         if let Err(e) = crate::review::recent::remember(self.state_dir.as_deref(), session.folder()) {
             opened.warnings.push(format!("the recent-folders list could not be updated: {e}"));
         }

@@ -77,6 +77,16 @@ impl Session {
     /// Opens `folder` with the rendering capabilities wired in, keeping per-folder state under
     /// `state_dir` (`None`: the default state directory).
     pub fn open(folder: &Path, state_dir: Option<PathBuf>) -> Result<Session, String> {
+        Session::open_with(folder, state_dir, None)
+    }
+
+    /// As [`Session::open`], with how the agent sees images (`view_image` and `env:vision`, from
+    /// the vision setting).
+    pub fn open_with(
+        folder: &Path,
+        state_dir: Option<PathBuf>,
+        vision: Option<folio_agent::VisionSetup>,
+    ) -> Result<Session, String> {
         if !folder.is_dir() {
             return Err(format!(
                 "{} is not a folder Folio can open — choose an existing folder with Open Folder",
@@ -100,13 +110,18 @@ impl Session {
                 }
             }
         });
-        let base = folio_render::host::env_options(state_dir, Vec::new()).map_err(|e| {
+        let (seam, modules) = match vision {
+            Some(v) => (Some(v.seam), v.modules),
+            None => (None, Vec::new()),
+        };
+        let base = folio_render::host::env_options(state_dir, modules).map_err(|e| {
             format!("the script modules could not be set up: {e} — this is a bug in Folio, please report it")
         })?;
         let options = EnvOptions {
             on_progress: Some(on_progress),
             presenter: Some(Arc::new(folio_env::KeepPresented)),
             asker: Some(agent_events.asker()),
+            vision: seam,
             ..base
         };
         let env = Environment::open_folder(folder, options)

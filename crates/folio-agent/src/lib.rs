@@ -37,7 +37,10 @@ pub use events::{AgentEvent, FinishReason};
 pub use message::{Image, Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};
 pub use prompt::{DESK_PROMPT, system_prompt};
 pub use providers::{PRESETS, Preset, preset};
-pub use setup::{ConnectionOutcome, ConnectionReport, conversation_from_stored, preset_named, test_connection};
+pub use setup::{
+    ConnectionOutcome, ConnectionReport, VisionSetup, conversation_from_stored, preset_named, test_connection,
+    vision_setup,
+};
 pub use vision::{VisionClient, VisionSeam, vision_module};
 pub use wire::openai::TokenParam;
 pub use wire::{ModelTurn, StreamEvent, TurnBuilder, WireFormat, heal};

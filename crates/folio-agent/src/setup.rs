@@ -104,3 +104,41 @@ pub async fn test_connection(provider: &Provider) -> ConnectionReport {
     };
     ConnectionReport { outcome, model, latency_ms, message }
 }
+
+/// How the agent sees images, wired into an environment: the `view_image` seam, and the
+/// `env:vision` module when a separate vision model answers.
+pub struct VisionSetup {
+    /// For `EnvOptions::vision`.
+    pub seam: std::sync::Arc<dyn folio_env::Vision>,
+    /// Modules to register (`env:vision` for a separate model; none for `main`).
+    pub modules: Vec<folio_script::NativeModule>,
+}
+
+/// Resolves a vision setting: empty (no vision), `main` (the main model sees images), or
+/// `PROVIDER:MODEL` (a separate model, whose key `key_for` finds). `runtime` runs the separate
+/// model's calls. The `folio` command (`--vision`) and the app (Settings) both call this.
+pub fn vision_setup(
+    mode: &str,
+    main: &Provider,
+    runtime: &tokio::runtime::Handle,
+    key_for: impl Fn(&Preset) -> Option<String>,
+) -> Result<Option<VisionSetup>, String> {
+    let mode = mode.trim();
+    if mode.is_empty() {
+        return Ok(None);
+    }
+    if mode == "main" {
+        crate::VisionClient::new(main.clone()).map_err(|e| e.to_string())?;
+        return Ok(Some(VisionSetup { seam: std::sync::Arc::new(crate::VisionSeam::MainModel), modules: Vec::new() }));
+    }
+    let (name, model) = mode.split_once(':').ok_or_else(|| {
+        format!("the vision setting takes `main` or PROVIDER:MODEL, got `{mode}` — hint: e.g. openai:gpt-4.1-mini")
+    })?;
+    let preset = preset_named(name)?;
+    let provider = preset.provider(Some(model), None, key_for(preset))?;
+    let client = crate::VisionClient::new(provider).map_err(|e| e.to_string())?;
+    Ok(Some(VisionSetup {
+        seam: std::sync::Arc::new(crate::VisionSeam::Model { client: client.clone(), runtime: runtime.clone() }),
+        modules: vec![crate::vision_module(client, runtime.clone())],
+    }))
+}

@@ -50,29 +50,6 @@ pub(crate) struct AskArgs {
     json: bool,
 }
 
-/// Resolves `--vision`: the seam for `view_image`, and the client behind `env:vision`.
-fn vision(
-    mode: Option<&str>,
-    main: &folio_agent::Provider,
-    runtime: &tokio::runtime::Handle,
-    secrets: &Secrets,
-) -> Result<Option<(folio_agent::VisionSeam, folio_agent::VisionClient)>> {
-    let Some(mode) = mode else { return Ok(None) };
-    if mode == "main" {
-        let client = folio_agent::VisionClient::new(main.clone())?;
-        return Ok(Some((folio_agent::VisionSeam::MainModel, client)));
-    }
-    let (name, model) = mode.split_once(':').ok_or_else(|| {
-        anyhow!("--vision takes `main` or PROVIDER:MODEL, got `{mode}` — hint: e.g. --vision openai:gpt-4.1-mini")
-    })?;
-    let preset = folio_agent::preset(name)
-        .ok_or_else(|| anyhow!("no provider named `{name}` for --vision — hint: use one of the --provider names"))?;
-    let (key, _) = secrets.get(preset.name, preset.key_env);
-    let provider = preset.provider(Some(model), None, key.map(|(k, _)| k)).map_err(|e| anyhow!(e))?;
-    let client = folio_agent::VisionClient::new(provider)?;
-    Ok(Some((folio_agent::VisionSeam::Model { client: client.clone(), runtime: runtime.clone() }, client)))
-}
-
 fn first_line(text: &str) -> String {
     let line = text.lines().next().unwrap_or("");
     if line.chars().count() > 100 {
@@ -100,11 +77,12 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
         .map_err(|e| anyhow!(e))?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let host_events = HostEvents::default();
-    let (seam, extra) = match vision(args.vision.as_deref(), &provider, runtime.handle(), &secrets)? {
-        Some((seam, client)) => (
-            Some(Arc::new(seam) as Arc<dyn folio_env::Vision>),
-            vec![folio_agent::vision_module(client, runtime.handle().clone())],
-        ),
+    let vision = folio_agent::vision_setup(args.vision.as_deref().unwrap_or(""), &provider, runtime.handle(), |p| {
+        secrets.get(p.name, p.key_env).0.map(|(k, _)| k)
+    })
+    .map_err(|e| anyhow!(e))?;
+    let (seam, extra) = match vision {
+        Some(v) => (Some(v.seam), v.modules),
         None => (None, Vec::new()),
     };
     let options = EnvOptions {

@@ -11,7 +11,7 @@ struct Fixture {
     host: Arc<AgentHost>,
     session: Arc<Session>,
     folder: tempfile::TempDir,
-    _state: tempfile::TempDir,
+    state: tempfile::TempDir,
 }
 
 /// A folder with one file, a host whose key lives in a file (never the person's keychain), and
@@ -31,7 +31,7 @@ fn fixture(server: &FakeServer) -> Fixture {
     };
     host.settings().save(SettingsSaveParams { settings, api_key: Some("sk-fake".into()) }).unwrap();
     let session = Arc::new(Session::open(folder.path(), Some(state.path().to_path_buf())).unwrap());
-    Fixture { host, session, folder, _state: state }
+    Fixture { host, session, folder, state }
 }
 
 fn collect() -> (NotificationSink, Arc<Mutex<Vec<ConversationNotification>>>) {
@@ -216,4 +216,30 @@ async fn settings_round_trip_and_test_connection_names_its_outcome() {
         let err = f.host.settings().provider(&keyless, None).unwrap_err();
         assert!(err.contains("no API key for anthropic") && err.contains("open Settings"), "{err}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_vision_setting_reaches_a_folder_opened_after_it_or_says_why_not() {
+    let server = FakeServer::start(vec![]).await;
+    let f = fixture(&server);
+    let runtime = tokio::runtime::Handle::current();
+    let with = |vision: &str| {
+        let settings = AgentSettings { vision_model: vision.into(), ..f.host.settings().load() };
+        f.host.settings().save(SettingsSaveParams { settings, api_key: None }).unwrap();
+        super::super::settings::vision_for_folder(Some(f.state.path()), &runtime)
+    };
+    let (none, warning) = with("");
+    assert!(none.is_none() && warning.is_none());
+    let (main, warning) = with("main");
+    assert!(main.as_ref().is_some_and(|v| v.modules.is_empty()) && warning.is_none(), "{warning:?}");
+    let (separate, warning) = with("openai:gpt-4.1-mini");
+    assert_eq!(separate.as_ref().map(|v| v.modules.len()), Some(1), "{warning:?}");
+    let (bad, warning) = with("nonesuch:model");
+    assert!(bad.is_none());
+    assert!(warning.unwrap().contains("no provider named `nonesuch`"));
+    let session = Session::open_with(f.folder.path(), Some(f.state.path().to_path_buf()), separate).unwrap();
+    let verbs: Vec<&str> = session.environment().tools().iter().map(|t| t.name).collect();
+    assert!(verbs.contains(&"view_image"), "{verbs:?}");
+    let plain = Session::open(f.folder.path(), Some(f.state.path().to_path_buf())).unwrap();
+    assert!(!plain.environment().tools().iter().any(|t| t.name == "view_image"));
 }

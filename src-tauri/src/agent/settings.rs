@@ -166,3 +166,42 @@ impl Settings {
         DoctorRow { name: "provider".to_owned(), ok, required: false, detail, fix }
     }
 }
+
+/// How the agent sees images in a folder about to open, from the saved vision setting. A setting
+/// that cannot be honoured (no key for the vision provider, a malformed value) opens the folder
+/// without vision and says why, instead of refusing the folder.
+pub fn vision_for_folder(
+    state_dir: Option<&std::path::Path>,
+    runtime: &tauri::async_runtime::TokioHandle,
+) -> (Option<folio_agent::VisionSetup>, Option<String>) {
+    let root = match state_dir {
+        Some(dir) => dir.to_path_buf(),
+        None => match folio_vfs::default_state_root() {
+            Ok(root) => root,
+            Err(e) => return (None, Some(format!("the vision setting could not be read: {e}"))),
+        },
+    };
+    let store = match Store::open(&root.join("folio.sqlite")) {
+        Ok(store) => Arc::new(store),
+        Err(e) => return (None, Some(format!("the vision setting could not be read: {e}"))),
+    };
+    let settings = Settings::with_secrets(store, Secrets::for_state_root(&root));
+    let saved = settings.load();
+    if saved.vision_model.trim().is_empty() {
+        return (None, None);
+    }
+    let setup = off_runtime(|| {
+        let main = settings.provider(&saved, None)?;
+        folio_agent::vision_setup(&saved.vision_model, &main, runtime, |p| settings.key(p.name).0.map(|(k, _)| k))
+    })
+    .and_then(|r| r);
+    match setup {
+        Ok(setup) => (setup, None),
+        Err(e) => (
+            None,
+            Some(format!(
+                "the agent cannot see images in this folder: {e} — fix the vision model in Settings, then open the folder again"
+            )),
+        ),
+    }
+}
