@@ -79,3 +79,27 @@ fn a_script_written_with_verbs_runs_and_its_output_stays_pending() {
     assert!(!ok);
     assert!(err.contains("--args must be a JSON object"), "{err}");
 }
+
+/// The library route as a user meets it: `env:zip` (vendored fflate) is registered by the host
+/// setup every front end shares, and the archive it writes is a real zip.
+#[test]
+fn a_script_zips_files_with_the_vendored_library() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    let state = tmp.path().join("state");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("a.txt"), "alpha\n").unwrap();
+    let f = folder.to_str().unwrap();
+    const PACK: &str = "/** Zips a.txt into /out/a.zip. */\nimport * as fs from 'env:fs';\nimport { zipSync, strToU8 } from 'env:zip';\nexport default async function () {\n  const zip = zipSync({ 'a.txt': strToU8(await fs.readFile('/a.txt')) });\n  await fs.writeFile('/out/a.zip', zip);\n  return zip.length;\n}\n";
+    let call = json!({"verb": "write_file", "args": {"path": "/scripts/pack.js", "content": PACK}});
+    let (_, err, ok) = folio(&state, &["verbs", f], &format!("{call}\n"));
+    assert!(ok, "{err}");
+    let (out, err, ok) = folio(&state, &["run", f, "/scripts/pack.js", "--json"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("\"ok\":true") || out.contains("\"ok\": true"), "{out}");
+    let (_, err, ok) = folio(&state, &["commit", f], "");
+    assert!(ok, "{err}");
+    let bytes = std::fs::read(folder.join("out/a.zip")).unwrap();
+    assert_eq!(&bytes[..4], b"PK\x03\x04", "a zip's local file header");
+    assert!(bytes.windows(5).any(|w| w == b"a.txt"), "the entry is named a.txt");
+}

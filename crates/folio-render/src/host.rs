@@ -1,5 +1,5 @@
 //! What every host that opens a working environment gives it — the `folio` command and the
-//! desktop app alike: the `env:render` and `env:images` modules for scripts, and the handlers that
+//! desktop app alike: the `env:render`, `env:images` and `env:zip` modules for scripts, and the handlers that
 //! let `describe`, `ls` and `view_image` understand PDFs, Office files and images. PDFium and
 //! LibreOffice are found by the same discovery `folio doctor` reports; when one is missing, the
 //! module refuses up front with the fix.
@@ -20,6 +20,9 @@ pub fn env_options(state_dir: Option<PathBuf>, extra: Vec<NativeModule>) -> Resu
     let mut registry = ModuleRegistry::with_builtins();
     registry.register_native(crate::modules::render_module(renderer.clone()))?;
     registry.register_native(crate::modules::images_module(ImageLimits::default()))?;
+    // The library route's proof: fflate, vendored and evaluated inside the sandbox.
+    // A vendored library that fails to load is a build defect; it is reported, never skipped.
+    registry.register_native(folio_script::zip_module().map_err(|e| RegistryError::Invalid(e.to_string()))?)?;
     for module in extra {
         registry.register_native(module)?;
     }

@@ -187,6 +187,10 @@ pub(crate) fn report(env: &Environment, path: &VPath, run: RunResult, spill: boo
             (false, Value::Null, None, Some(text), vec![format!("error ({ms}ms)"), body])
         }
     };
+    // The advisory argument note (spec §6.5 step 3) leads the reply; it never blocks the run.
+    if let Some(note) = &run.arg_note {
+        sections.insert(0, note.clone());
+    }
     if !run.stdout.is_empty() {
         sections.push(format!("stdout:\n{}", fit(&run.stdout.join("\n"), 0.3, "log")));
     }

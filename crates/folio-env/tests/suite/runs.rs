@@ -209,3 +209,29 @@ fn progress_lines_reach_the_host() {
     let lines: Vec<String> = seen.lock().unwrap().iter().map(|l| l.text.clone()).collect();
     assert_eq!(lines, ["step 1/3", "step 2/3", "step 3/3"]);
 }
+
+#[test]
+fn a_run_with_the_wrong_argument_keys_is_told_the_declared_shape_first_and_still_runs() {
+    let env = env();
+    script(
+        &env,
+        "/scripts/take.js",
+        "/**\n * Takes a source.\n * @param {string} args.source what to read\n * @param {number} [args.limit] how many\n */\nexport default async function ({ source, limit }) {\n  return String(source);\n}\n",
+    );
+    let wrong = run(&env, json!({"path": "/scripts/take.js", "args": {"src": "a.csv"}}));
+    assert_eq!(wrong.status, Status::Success, "{}", wrong.message);
+    let text = &wrong.message;
+    assert!(
+        text.starts_with(
+            "note: this script's JSDoc declares args { source: string, limit?: number }; got { src } (missing `source`; unexpected `src`)."
+        ),
+        "{text}"
+    );
+    assert!(text.contains("result:\n\"undefined\""), "the run still happened: {text}");
+    check(
+        &env,
+        &[("run_script", json!({"path": "/scripts/take.js", "args": {"source": "a.csv"}}), Ok(&["ok (", "\"a.csv\""]))],
+    );
+    let right = run(&env, json!({"path": "/scripts/take.js", "args": {"source": "a.csv"}}));
+    assert!(!right.message.contains("note:"), "the right shape gets no note");
+}
