@@ -1,7 +1,8 @@
 //! A full agent turn in the real window against the fake provider: Settings filled in through the
 //! UI (Test connection makes a real request to it), streaming text, tool rows, a script written
 //! and run, a presented PNG that loads, a presented mp4 and webm that really play, a question
-//! answered by clicking an option; then a second turn whose endless script Stop ends.
+//! answered by clicking an option; then a second turn whose endless script Stop ends; the
+//! transcript replayed from the store after a reload; the Doctor.
 
 use std::path::Path;
 use std::process::Command;
@@ -227,5 +228,26 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
     app.wait_for("#send").await;
     app.shot("agent-7-stopped.png").await;
     eprintln!("Stop ended the turn in {took:?}");
+
+    // The conversation is in the store: a reload replays it (requests, hand-offs, the stop).
+    app.js("location.reload(); return true;").await;
+    app.wait_for(".turn-end[data-end='stopped']").await;
+    let replayed = app.js("return document.querySelectorAll('.msg-user').length;").await;
+    assert_eq!(replayed, json!(2), "both requests replay");
+    poll(
+        &app,
+        "the replayed PNG",
+        "const i = document.querySelector(\".handoff[data-path='/out/chart.png'] img\"); return i && i.complete ? i.naturalWidth : 0;",
+        |w| w.as_i64().unwrap_or(0) > 0,
+    )
+    .await;
+    app.wait_text(".ask-card.done", "Answered").await;
+    app.shot("agent-8-replayed.png").await;
+
+    // The Doctor: one row per capability and the provider row.
+    app.click("#open-doctor").await;
+    app.wait_for("#doctor .doctor-row[data-name='pdfium']").await;
+    app.wait_for("#doctor .doctor-row.ok[data-name='provider']").await;
+    app.shot("agent-9-doctor.png").await;
     app.close().await;
 }
