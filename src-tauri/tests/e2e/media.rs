@@ -66,6 +66,7 @@ async fn video_state(app: &App, path: &str) -> Value {
 /// advances. Returns how it was delivered (`direct` or `transcoded`).
 async fn assert_plays(app: &App, path: &str, shot: &str) -> String {
     app.click(&format!("#tree .row[data-path='{path}']")).await;
+    let clicked = Instant::now();
     // Transcoding may take a while on a loaded machine.
     let deadline = Instant::now() + Duration::from_secs(120);
     let last = loop {
@@ -82,6 +83,7 @@ async fn assert_plays(app: &App, path: &str, shot: &str) -> String {
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
+    eprintln!("{path}: playable (readyState {}) {} ms after the click", last["ready"], clicked.elapsed().as_millis());
     let started = last["time"].as_f64().unwrap_or(0.0);
     app.js(&format!(
         "const v = document.querySelector(\"#preview video[data-path='{path}'], #preview audio[data-path='{path}']\");
