@@ -1,0 +1,114 @@
+//! The conversation, Settings and Doctor commands through Tauri's mock runtime (no display): the
+//! same IPC path and parameter names the UI uses. No key is ever saved here (a developer's real
+//! keychain must not be touched); a typed key is tested unsaved.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+
+use folio_agent::testing::{FakeServer, Reply, openai};
+use folio_desktop::api::*;
+use folio_desktop::commands::AppState;
+use serde_json::{Value, json};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder, mock_context, noop_assets};
+use tauri::webview::InvokeRequest;
+
+struct App {
+    _app: tauri::App<tauri::test::MockRuntime>,
+    webview: tauri::WebviewWindow<tauri::test::MockRuntime>,
+    _state: tempfile::TempDir,
+}
+
+fn app() -> App {
+    let state = tempfile::tempdir().unwrap();
+    let app = folio_desktop::builder(
+        mock_builder(),
+        AppState { state_dir: Some(state.path().to_path_buf()), ..AppState::default() },
+    )
+    .build(mock_context(noop_assets()))
+    .unwrap();
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    App { _app: app, webview, _state: state }
+}
+
+fn call<T: serde::de::DeserializeOwned>(app: &App, cmd: &str, body: Value) -> Result<T, String> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(body),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(&app.webview, request)
+        .map(|b| b.deserialize::<T>().unwrap())
+        .map_err(|e| e.as_str().unwrap_or_default().to_string())
+}
+
+#[test]
+fn settings_round_trip_and_test_connection_through_ipc() {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let server = runtime.block_on(FakeServer::start(vec![
+        Reply::sse(openai("ok", &[], 5)),
+        Reply::status(404, r#"{"error":{"message":"no such model"}}"#),
+    ]));
+    let app = app();
+    let view: SettingsGetResponse = call(&app, "settings_get", json!({})).unwrap();
+    assert!(view.presets.iter().any(|p| p.name == "openai" && p.key_env.as_deref() == Some("OPENAI_API_KEY")));
+    assert_eq!(view.settings.max_turns, 120);
+
+    let settings = AgentSettings {
+        provider: "openai".into(),
+        model: "fake-model".into(),
+        base_url: format!("{}/v1", server.base),
+        vision_model: String::new(),
+        max_turns: 30,
+    };
+    let saved: SettingsGetResponse =
+        call(&app, "settings_save", json!({"params": {"settings": settings, "apiKey": null}})).unwrap();
+    assert_eq!(saved.settings, settings);
+    let again: SettingsGetResponse = call(&app, "settings_get", json!({})).unwrap();
+    assert_eq!(again.settings, settings, "the settings persist in the store");
+
+    let params = json!({"params": {"settings": settings, "apiKey": "sk-typed"}});
+    let ok: ConnectionTestResponse = call(&app, "connection_test", params.clone()).unwrap();
+    assert_eq!(ok.outcome, ConnectionOutcomeName::Ok, "{}", ok.message);
+    assert_eq!(ok.model, "fake-model");
+    let missing: ConnectionTestResponse = call(&app, "connection_test", params).unwrap();
+    assert_eq!(missing.outcome, ConnectionOutcomeName::NotFound, "{}", missing.message);
+    assert!(missing.message.contains("check the model id and the base URL"), "{}", missing.message);
+    assert_eq!(server.requests()[0].header("authorization"), Some("Bearer sk-typed"));
+
+    let bad = AgentSettings { max_turns: 0, ..settings };
+    let err = call::<SettingsGetResponse>(&app, "settings_save", json!({"params": {"settings": bad, "apiKey": null}}))
+        .unwrap_err();
+    assert!(err.contains("run budget must be at least 1"), "{err}");
+}
+
+#[test]
+fn conversation_commands_need_a_folder_and_name_what_is_missing() {
+    let app = app();
+    let err = call::<ConversationListResponse>(&app, "conversation_list", json!({})).unwrap_err();
+    assert!(err.contains("no folder is open"), "{err}");
+
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("notes.txt"), "hello\n").unwrap();
+    let _: FolderOpenResponse =
+        call(&app, "folder_open", json!({"params": {"path": folder.path().display().to_string()}})).unwrap();
+    let list: ConversationListResponse = call(&app, "conversation_list", json!({})).unwrap();
+    assert!(list.conversations.is_empty());
+    let err =
+        call::<ConversationOpenResponse>(&app, "conversation_open", json!({"params": {"id": "c1-1"}})).unwrap_err();
+    assert!(err.contains("no conversation c1-1"), "{err}");
+    let stop: ConversationStopResponse =
+        call(&app, "conversation_stop", json!({"params": {"conversationId": "c1-1"}})).unwrap();
+    assert!(!stop.stopped, "nothing was running");
+    let err =
+        call::<Value>(&app, "conversation_answer", json!({"params": {"questionId": 9, "answer": "yes"}})).unwrap_err();
+    assert!(err.contains("no longer waiting"), "{err}");
+
+    let doctor: DoctorGetResponse = call(&app, "doctor_get", json!({})).unwrap();
+    let names: Vec<&str> = doctor.rows.iter().map(|r| r.name.as_str()).collect();
+    assert!(names.contains(&"pdfium") && names.last() == Some(&"provider"), "{names:?}");
+    assert!(doctor.rows.iter().all(|r| r.ok || !r.fix.is_empty()), "every failing row names its fix");
+}
