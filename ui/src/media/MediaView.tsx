@@ -3,6 +3,7 @@
 // shown the Rust side's probe (container and codecs) is checked against what this webview says
 // it plays; when it cannot, ffmpeg makes a webm preview first (with progress), and when that is
 // impossible too, an honest card says why and offers Open with.
+import type { Ref } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PreviewInfoResponse } from "../bindings";
 import { bytes, message } from "../api";
@@ -34,6 +35,7 @@ export function MediaView({ info, compact }: { info: PreviewInfoResponse; compac
   const [phase, setPhase] = useState<Phase>({ kind: "loading", what: "Loading…" });
   const tried = useRef(false);
   const live = useRef(true);
+  const element = useRef<HTMLMediaElement | null>(null);
   const isVideo = info.kind === "video" && !!info.media?.videoCodec;
 
   const show = async (source: "direct" | "transcoded", mime: string) => {
@@ -105,9 +107,8 @@ export function MediaView({ info, compact }: { info: PreviewInfoResponse; compac
     return () => URL.revokeObjectURL(src);
   }, [phase.kind === "ready" ? phase.src : null]);
 
-  const onError = (e: Event) => {
-    const el = e.currentTarget as HTMLMediaElement;
-    const why = MEDIA_ERRORS[el.error?.code ?? 0] ?? "it failed to play";
+  // Falls back to the transcode once when the webview could not play what it said it could.
+  const fail = (why: string) => {
     if (phase.kind === "ready" && phase.source === "direct" && !tried.current) {
       transcode(`the webview said it could play it, but ${why}`).catch((err) =>
         setPhase({ kind: "card", title: "The preview could not load", detail: message(err) }),
@@ -116,6 +117,24 @@ export function MediaView({ info, compact }: { info: PreviewInfoResponse; compac
       setPhase({ kind: "card", title: `This webview cannot play ${describe(info)}`, detail: why });
     }
   };
+  const onError = (e: Event) => {
+    const el = e.currentTarget as HTMLMediaElement;
+    fail(MEDIA_ERRORS[el.error?.code ?? 0] ?? "it failed to play");
+  };
+
+  // A webview without the decoder may show a black player with working controls and raise no
+  // error. If no frame (or, for video, no picture size) arrives soon, that counts as a failure.
+  useEffect(() => {
+    if (phase.kind !== "ready") return;
+    const timer = window.setTimeout(() => {
+      const el = element.current;
+      if (!el || !live.current) return;
+      const noPicture = isVideo && el.readyState >= 1 && (el as HTMLVideoElement).videoWidth === 0;
+      if (el.readyState < 2 || noPicture)
+        fail(noPicture ? "it decoded no picture" : "it decoded nothing within 10 seconds");
+    }, 10_000);
+    return () => window.clearTimeout(timer);
+  }, [phase.kind === "ready" ? phase.src : null]);
 
   if (phase.kind === "loading") return <p class="muted media-status">{phase.what}</p>;
   if (phase.kind === "transcoding") {
@@ -136,6 +155,7 @@ export function MediaView({ info, compact }: { info: PreviewInfoResponse; compac
     ) : null;
   const player = isVideo ? (
     <video
+      ref={element as Ref<HTMLVideoElement>}
       class={compact ? "media compact" : "media"}
       src={phase.src}
       data-source={phase.source}
@@ -146,6 +166,7 @@ export function MediaView({ info, compact }: { info: PreviewInfoResponse; compac
     />
   ) : (
     <audio
+      ref={element as Ref<HTMLAudioElement>}
       class="media audio"
       src={phase.src}
       data-source={phase.source}
