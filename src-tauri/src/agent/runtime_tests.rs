@@ -243,3 +243,28 @@ async fn the_vision_setting_reaches_a_folder_opened_after_it_or_says_why_not() {
     let plain = Session::open(f.folder.path(), Some(f.state.path().to_path_buf())).unwrap();
     assert!(!plain.environment().tools().iter().any(|t| t.name == "view_image"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spent_run_budget_pauses_and_continue_resumes_the_same_conversation() {
+    let server = FakeServer::start(vec![
+        Reply::sse(openai("Looking first.", &[("l1", "ls", json!({"path": "/"}))], 10)),
+        Reply::sse(openai("Found sales.csv.", &[], 20)),
+    ])
+    .await;
+    let f = fixture(&server);
+    let settings = AgentSettings { max_turns: 1, ..f.host.settings().load() };
+    f.host.settings().save(SettingsSaveParams { settings, api_key: None }).unwrap();
+    let (sink, seen) = collect();
+    let first = ConversationSendParams { conversation_id: None, text: Some("what is here?".into()) };
+    let paused = f.host.send(f.session.clone(), first, sink.clone()).await.unwrap();
+    assert_eq!(paused.end, TurnEnd::MaxTurns);
+    assert!(seen.lock().unwrap().contains(&ConversationNotification::MaxTurns { turns: 1 }));
+    let resume = ConversationSendParams { conversation_id: Some(paused.conversation_id.clone()), text: None };
+    let done = f.host.send(f.session.clone(), resume, sink).await.unwrap();
+    assert_eq!((done.end, done.conversation_id.as_str()), (TurnEnd::Done, paused.conversation_id.as_str()));
+    let continued = server.requests()[1].body.to_string();
+    assert!(continued.contains("what is here?") && continued.contains("sales.csv"), "the history went along");
+    let users = seen.lock().unwrap().iter().filter(|n| matches!(n, ConversationNotification::User { .. })).count();
+    assert_eq!(users, 1, "Continue adds no request of its own");
+    assert_eq!(f.host.conversations(f.session.folder()).unwrap().conversations.len(), 1);
+}

@@ -206,9 +206,8 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
     app.shot("agent-5-turn-done.png").await;
     assert!(!app.folder.path().join("out").exists(), "nothing reached the folder before a commit");
 
-    // Turn 2: an endless script, ended by Stop.
-    type_into(&app, "#composer", "Count for a while").await;
-    app.click("#send").await;
+    // Turn 2, sent with Ctrl+Enter: an endless script, ended by Esc (Stop).
+    type_into(&app, "#composer", "Count for a while\u{E009}\u{E007}").await;
     app.wait_for(".tool-row[data-name='run_script'][data-status='running']").await;
     // (WebKit's element text leaves out text clipped by overflow, so the live line is read from the DOM.)
     poll(
@@ -219,8 +218,9 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
     )
     .await;
     app.shot("agent-6-long-script.png").await;
+    app.wait_for("#stop").await;
     let pressed = Instant::now();
-    app.click("#stop").await;
+    app.c.find(Locator::Css("#composer")).await.unwrap().send_keys("\u{E00C}").await.unwrap();
     app.wait_for(".turn-end[data-end='stopped']").await;
     let took = pressed.elapsed();
     assert!(took < Duration::from_secs(5), "Stop took {took:?}");
