@@ -129,6 +129,7 @@ export function App() {
             <Scripts version={version} onDone={refresh} onError={setError} />
           </div>
           <Transcript
+            key={folder.folder}
             version={version}
             onChanged={refresh}
             onError={setError}
