@@ -303,3 +303,18 @@ fn workbooks_are_tables_and_office_documents_have_pages() {
     assert_eq!(r.status().as_u16(), 200, "{}", String::from_utf8_lossy(r.body()));
     assert!(r.body().starts_with(b"\x89PNG"));
 }
+
+#[test]
+fn a_file_too_large_to_read_gets_a_card_without_being_read() {
+    let f = fixture();
+    let big = std::fs::File::create(f.folder.path().join("huge.mp4")).unwrap();
+    // Sparse: the size is real, no disk is used.
+    big.set_len(crate::preview::READ_CAP + 1).unwrap();
+    let info = f.previews.info(&f.session, "/huge.mp4").unwrap();
+    assert_eq!((info.kind, info.media_type.as_str(), info.media.is_none()), (PreviewKind::Binary, "video/mp4", true));
+    let note = info.note.unwrap();
+    assert!(note.starts_with("/huge.mp4 is 512 MB, more than the 512 MB a preview reads"), "{note}");
+    let r = get(&f, "folio://localhost/huge.mp4", None);
+    assert_eq!(r.status().as_u16(), 413);
+    assert!(String::from_utf8_lossy(r.body()).contains("open it with its own application"));
+}

@@ -46,6 +46,16 @@ pub enum PreviewError {
         /// The underlying error.
         why: String,
     },
+    /// The file is larger than a preview reads into memory.
+    #[error("{path} is {size_mb} MB, more than the {cap_mb} MB a preview reads — open it with its own application")]
+    TooLarge {
+        /// The file.
+        path: String,
+        /// Its size in MiB.
+        size_mb: u64,
+        /// The cap in MiB.
+        cap_mb: u64,
+    },
     /// `?version=base` for a file that has no committed version (new, or in a zone).
     #[error("{path} has no committed version in the folder (it is new, or lives in an environment zone)")]
     NoBase {
@@ -117,6 +127,7 @@ impl PreviewError {
             PreviewError::Private { .. } | PreviewError::Outside { .. } => 403,
             PreviewError::NotFound { .. } | PreviewError::NoBase { .. } | PreviewError::NoTranscode { .. } => 404,
             PreviewError::NoFolder => 409,
+            PreviewError::TooLarge { .. } => 413,
             _ => 500,
         }
     }

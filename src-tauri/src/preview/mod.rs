@@ -29,6 +29,9 @@ use error::PreviewError;
 /// How many bytes of a file decide its kind.
 const HEAD: usize = 8192;
 
+/// The largest file a preview reads into memory (the UI's media cap is the same).
+pub const READ_CAP: u64 = 512 * 1024 * 1024;
+
 /// The preview machinery shared by every command and the `folio://` scheme.
 pub struct Previews {
     /// PDFium and LibreOffice, found by the same discovery as `folio doctor`.
@@ -126,8 +129,27 @@ impl Previews {
     /// How to preview `path`.
     pub fn info(&self, session: &Session, raw: &str) -> Result<PreviewInfoResponse, PreviewError> {
         let at = checked_path(raw)?;
-        let bytes = read(session, &at, Version::Current)?;
         let path = at.to_string();
+        // A file too large to read whole gets a card (by name), never a read of gigabytes.
+        let stat = session.environment().tree().stat(&at).ok().flatten();
+        if let Some(stat) = stat.filter(|s| s.size > READ_CAP) {
+            let (_, media_type) = kind::classify(&path, &[]);
+            let mb = |n: u64| n / (1024 * 1024);
+            return Ok(PreviewInfoResponse {
+                path: path.clone(),
+                size: stat.size,
+                hash: format!("size-{}-mtime-{}", stat.size, stat.mtime_ms),
+                media_type,
+                kind: PreviewKind::Binary,
+                media: None,
+                note: Some(format!(
+                    "{path} is {} MB, more than the {} MB a preview reads — open it with its own application",
+                    mb(stat.size),
+                    mb(READ_CAP)
+                )),
+            });
+        }
+        let bytes = read(session, &at, Version::Current)?;
         let (kind, media_type) = kind::classify(&path, &bytes[..bytes.len().min(HEAD)]);
         let mut note = None;
         let media = match kind {
@@ -181,7 +203,14 @@ fn in_zone(path: &str) -> bool {
 pub fn read(session: &Session, at: &VPath, version: Version) -> Result<Vec<u8>, PreviewError> {
     let path = at.to_string();
     let result = match version {
-        Version::Current => session.environment().tree().read(at),
+        Version::Current => {
+            if let Some(stat) = session.environment().tree().stat(at).ok().flatten()
+                && stat.size > READ_CAP
+            {
+                return Err(PreviewError::TooLarge { path, size_mb: stat.size >> 20, cap_mb: READ_CAP >> 20 });
+            }
+            session.environment().tree().read(at)
+        }
         Version::Base => {
             let overlay = session.environment().overlay();
             match overlay {

@@ -103,6 +103,12 @@ function body(info: PreviewInfoResponse, compact?: boolean): JSX.Element {
     case "text":
       return <TextView path={info.path} tag={tag} kind={info.kind} compact={compact} />;
     case "binary":
-      return <Card path={info.path} title="No preview for this kind of file" info={info} />;
+      return (
+        <Card
+          path={info.path}
+          title={info.note ? "Too large to preview here" : "No preview for this kind of file"}
+          info={info}
+        />
+      );
   }
 }
