@@ -218,6 +218,10 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
     )
     .await;
     app.shot("agent-6-long-script.png").await;
+    // A reload mid-turn loses the live channel, not the turn: the window follows it from the
+    // store and can still stop it.
+    app.js("location.reload(); return true;").await;
+    app.wait_for(".tool-row[data-name='run_script'][data-status='running']").await;
     app.wait_for("#stop").await;
     let pressed = Instant::now();
     app.c.find(Locator::Css("#composer")).await.unwrap().send_keys("\u{E00C}").await.unwrap();
@@ -241,7 +245,8 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
         |w| w.as_i64().unwrap_or(0) > 0,
     )
     .await;
-    app.wait_text(".ask-card.done", "Answered").await;
+    let answered = app.wait_text(".ask-card.done", "Answered").await;
+    assert!(answered.ends_with("Answered: Markdown"), "{answered}");
     app.shot("agent-8-replayed.png").await;
 
     // The Doctor: one row per capability and the provider row.

@@ -34,7 +34,11 @@ export function Transcript(props: {
   const [model, setModel] = useState<Model>(emptyTranscript());
   const [list, setList] = useState<ConversationSummary[]>([]);
   const [draft, setDraft] = useState("");
-  const [running, setRunning] = useState(false);
+  const [live, setLive] = useState(false);
+  // A turn that runs without this window's channel (the page reloaded mid-turn): followed by
+  // replaying it from the store until it ends, and stoppable.
+  const [detached, setDetached] = useState(false);
+  const running = live || detached;
   const [dismissed, setDismissed] = useState<MissingCapability[]>([]);
   const modelRef = useRef(model);
   modelRef.current = model;
@@ -56,7 +60,7 @@ export function Transcript(props: {
         let t: Model = { ...emptyTranscript(), conversationId: opened.id, title: opened.title };
         for (const n of opened.items) t = reduce(t, n);
         setModel(settle(t, opened.running));
-        setDismissed([]);
+        setDetached(opened.running);
         stick.current = true;
       } catch (e) {
         onError(message(e));
@@ -79,6 +83,13 @@ export function Transcript(props: {
   }, [openConversation, onError]);
 
   useEffect(() => {
+    if (!detached || !model.conversationId) return;
+    const id = model.conversationId;
+    const timer = setInterval(() => openConversation(id), 1000);
+    return () => clearInterval(timer);
+  }, [detached, model.conversationId, openConversation]);
+
+  useEffect(() => {
     const el = scroller.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
   }, [model]);
@@ -86,7 +97,7 @@ export function Transcript(props: {
   const send = async (text: string | null) => {
     if (running) return;
     if (text !== null && !text.trim()) return;
-    setRunning(true);
+    setLive(true);
     if (text !== null) setDraft("");
     stick.current = true;
     const apply = (n: ConversationNotification) => {
@@ -100,7 +111,7 @@ export function Transcript(props: {
       if (text !== null) setDraft(text);
       onError(message(e));
     } finally {
-      setRunning(false);
+      setLive(false);
       onChanged();
       refreshList();
     }
@@ -152,6 +163,7 @@ export function Transcript(props: {
           disabled={running}
           onChange={(e) => {
             const id = (e.target as HTMLSelectElement).value;
+            setDismissed([]);
             if (id) openConversation(id);
             else newConversation();
           }}

@@ -172,7 +172,9 @@ export function reduce(t: Transcript, n: ConversationNotification): Transcript {
           for (let j = items.length - 1; j >= 0; j--) {
             const ask = items[j];
             if (ask.kind === "ask" && !ask.closed) {
-              items[j] = { ...ask, closed: true, answer: ask.answer ?? (n.status === "success" ? n.output : null) };
+              // The verb's output is its message (the answer) then its data; the message is shown.
+              const said = n.status === "success" ? n.output.split("\n")[0] : null;
+              items[j] = { ...ask, closed: true, answer: ask.answer ?? said };
               break;
             }
           }
