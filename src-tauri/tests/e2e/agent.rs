@@ -81,6 +81,11 @@ fn replies() -> Vec<Reply> {
     ]
 }
 
+/// Reloads the page; the old document is emptied first so no wait can match it.
+async fn reload(app: &App) {
+    app.js("document.body.innerHTML = ''; location.reload(); return true;").await;
+}
+
 async fn type_into(app: &App, css: &str, text: &str) {
     let el = app.c.find(Locator::Css(css)).await.unwrap();
     el.clear().await.unwrap();
@@ -220,7 +225,7 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
     app.shot("agent-6-long-script.png").await;
     // A reload mid-turn loses the live channel, not the turn: the window follows it from the
     // store and can still stop it.
-    app.js("location.reload(); return true;").await;
+    reload(&app).await;
     app.wait_for(".tool-row[data-name='run_script'][data-status='running']").await;
     app.wait_for("#stop").await;
     let pressed = Instant::now();
@@ -234,9 +239,10 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
     eprintln!("Stop ended the turn in {took:?}");
 
     // The conversation is in the store: a reload replays it (requests, hand-offs, the stop).
-    app.js("location.reload(); return true;").await;
+    reload(&app).await;
     app.wait_for(".turn-end[data-end='stopped']").await;
-    let replayed = app.js("return document.querySelectorAll('.msg-user').length;").await;
+    let replayed =
+        poll(&app, "the replay", "return document.querySelectorAll('.msg-user').length;", |n| n == &json!(2)).await;
     assert_eq!(replayed, json!(2), "both requests replay");
     poll(
         &app,
