@@ -308,7 +308,7 @@ pub fn typescript() -> String {
     let mut decls = core_decls();
     decls.extend(agent::decls());
     decls.extend(preview::decls());
-    decls.extend(review::decls());
+    decls.extend(review::review_decls());
     let mut out = String::from(
         "// Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.\n// Do not edit by hand.\n",
     );

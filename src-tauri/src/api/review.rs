@@ -241,7 +241,7 @@ pub struct FolderOpenedNotification {
 }
 
 /// The declarations of this module's payloads, for `ui/src/bindings.ts`.
-pub(crate) fn decls() -> Vec<String> {
+pub(crate) fn review_decls() -> Vec<String> {
     vec![
         ReviewDiffParams::decl(),
         DiffKind::decl(),
