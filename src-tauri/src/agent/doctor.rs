@@ -3,16 +3,13 @@
 
 use std::path::PathBuf;
 
-use folio_render::{HostPaths, Renderer};
-
 use super::settings::Settings;
 use crate::api::{DoctorGetResponse, DoctorRow};
 
 /// Every row, the provider last. Loads PDFium and asks the external tools for their versions, so
 /// call it off the UI thread.
 pub fn rows(state_dir: Option<PathBuf>, settings: &Settings) -> DoctorGetResponse {
-    let renderer = Renderer::new(HostPaths::from_host(state_dir));
-    let capabilities = folio_render::capabilities(&renderer);
+    let capabilities = folio_render::doctor::on_this_host(state_dir);
     let ready = folio_render::doctor::ready(&capabilities);
     let mut rows: Vec<DoctorRow> = capabilities
         .into_iter()
