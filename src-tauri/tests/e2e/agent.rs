@@ -262,3 +262,21 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
     app.shot("agent-9-doctor.png").await;
     app.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_conversation_and_its_dialogs_follow_a_dark_system_theme() {
+    if !enabled() {
+        return;
+    }
+    let app = App::start(fill, &[("GTK_THEME", "Adwaita:dark")]).await;
+    app.wait_for("#composer").await;
+    let dark = app.js("return matchMedia('(prefers-color-scheme: dark)').matches;").await;
+    assert_eq!(dark, json!(true), "GTK_THEME=Adwaita:dark reaches the webview as prefers-color-scheme: dark");
+    let background = app.js("return getComputedStyle(document.body).backgroundColor;").await;
+    assert_eq!(background, json!("rgb(20, 22, 27)"), "the dark palette is in use");
+    app.shot("agent-dark-empty.png").await;
+    app.click("#open-settings").await;
+    app.wait_for("#settings-provider").await;
+    app.shot("agent-dark-settings.png").await;
+    app.close().await;
+}
