@@ -216,6 +216,26 @@ fn images_and_binaries_are_not_line_diffed_and_new_files_diff_against_nothing() 
 }
 
 #[test]
+fn a_rename_diffs_against_its_source_and_commits_whole() {
+    let app = app();
+    let folder = open_fixture(&app);
+    agent(&app, "mv", json!({"from": "/report.md", "to": "/final.md"}));
+    let diff: ReviewDiffResponse = call(&app, "review_diff", json!({"params": {"path": "/final.md"}})).unwrap();
+    assert_eq!((diff.before_path.as_str(), diff.kind, diff.added, diff.removed), ("/report.md", DiffKind::Text, 0, 0));
+    assert!(diff.hunks.is_empty(), "a pure move changes no line");
+    let change = status(&app).changes.into_iter().find(|c| c.path == "/final.md").unwrap();
+    assert_eq!((change.kind, change.from.as_deref()), (ChangeKindName::Renamed, Some("/report.md")));
+    // Ticking the rename commits both ends: the new file and the removal of the old one.
+    let commit: CommitApplyResponse = call(&app, "commit_apply", json!({"params": {"paths": ["/final.md"]}})).unwrap();
+    assert_eq!(
+        (commit.written.as_slice(), commit.removed.as_slice()),
+        (&["/final.md".to_string()][..], &["/report.md".to_string()][..])
+    );
+    assert!(!folder.path().join("report.md").exists());
+    assert_eq!(std::fs::read_to_string(folder.path().join("final.md")).unwrap(), "# Q3 report\n\nRevenue grew.\n");
+}
+
+#[test]
 fn dropped_files_and_folders_land_in_inbox_never_overwriting_with_a_row_each() {
     let app = app();
     let folder = open_fixture(&app);
