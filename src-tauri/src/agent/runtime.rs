@@ -103,9 +103,10 @@ impl Drop for TurnGuard<'_> {
 }
 
 impl AgentHost {
-    /// Opens the store and the settings under `state_root` (the same files `folio ask` uses).
+    /// Opens the store and the settings under `state_root` (the same files `folio ask` uses); keys
+    /// as [`super::settings::secrets_for`] says.
     pub fn open(state_root: &Path) -> Result<AgentHost, String> {
-        AgentHost::open_with(state_root, folio_store::Secrets::for_state_root(state_root))
+        AgentHost::open_with(state_root, super::settings::secrets_for(state_root))
     }
 
     /// As [`AgentHost::open`], with keys in `secrets`.

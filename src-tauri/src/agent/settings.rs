@@ -31,6 +31,17 @@ pub fn off_runtime<T: Send>(job: impl FnOnce() -> T + Send) -> Result<T, String>
         .map_err(|_| "the keychain lookup stopped unexpectedly — try again".to_owned())
 }
 
+/// Where keys live for the state root `root`: the OS keychain with `keys.json` under `root` where
+/// none runs — or only that file when `FOLIO_NO_KEYCHAIN` is set (tests that save a fake key
+/// must never overwrite the person's real one in their keychain).
+pub fn secrets_for(root: &std::path::Path) -> Secrets {
+    if env("FOLIO_NO_KEYCHAIN").is_some() {
+        Secrets::file_only(&root.join("keys.json"))
+    } else {
+        Secrets::for_state_root(root)
+    }
+}
+
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
 }
@@ -185,7 +196,7 @@ pub fn vision_for_folder(
         Ok(store) => Arc::new(store),
         Err(e) => return (None, Some(format!("the vision setting could not be read: {e}"))),
     };
-    let settings = Settings::with_secrets(store, Secrets::for_state_root(&root));
+    let settings = Settings::with_secrets(store, secrets_for(&root));
     let saved = settings.load();
     if saved.vision_model.trim().is_empty() {
         return (None, None);

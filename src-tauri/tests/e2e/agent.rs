@@ -134,7 +134,8 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
         return;
     }
     let server = FakeServer::start(replies()).await;
-    let app = App::start(fill, &[]).await;
+    // The fake key must never reach a developer's real keychain: only the key file is used.
+    let app = App::start(fill, &[("FOLIO_NO_KEYCHAIN", "1")]).await;
     app.wait_for("#composer").await;
     app.shot("agent-0-empty.png").await;
 
@@ -154,8 +155,8 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
     let sent = server.requests();
     assert_eq!(sent[0].header("authorization"), Some("Bearer sk-e2e"), "the typed key was tested");
 
-    // The saved key's home is named: the OS keychain, or under Xvfb (no Secret Service) the
-    // owner-only key file in the state directory, which the dialog says.
+    // The saved key's home is named: here the owner-only key file in the state directory (as
+    // under Xvfb, where no Secret Service runs), which the dialog says.
     app.click("#open-settings").await;
     let placeholder = poll(
         &app,
@@ -164,9 +165,8 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
         |p| p.as_str().is_some_and(|p| p.starts_with("saved — in")),
     )
     .await;
-    if app.state.path().join("keys.json").exists() {
-        assert!(placeholder.as_str().unwrap().contains("no OS keychain runs here"), "{placeholder}");
-    }
+    assert!(app.state.path().join("keys.json").exists(), "the key went to the key file");
+    assert!(placeholder.as_str().unwrap().contains("no OS keychain runs here"), "{placeholder}");
     app.shot("agent-1b-settings-saved.png").await;
     app.click("#settings .modal-actions button.secondary:not(#settings-test)").await;
 
