@@ -62,6 +62,12 @@ fn badge(change: &Change) -> Badge {
     }
 }
 
+/// Whether a file directly in `/scripts` is one `run_script` runs: a `.js` module that is not a
+/// test (`.d.ts` siblings, data and notes are not).
+fn is_runnable(name: &str) -> bool {
+    name.ends_with(".js") && !name.ends_with(".test.js")
+}
+
 fn is_below(path: &str, dir: &str) -> bool {
     dir == "/" || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
 }
@@ -227,23 +233,31 @@ impl Session {
 
     /// The script catalogue: `ls /scripts` with each script's one-liner.
     pub fn scripts(&self) -> Result<ScriptsListResponse, String> {
-        let reply = self.env.call("ls", serde_json::json!({"path": "/scripts"}));
-        if reply.status != folio_env::Status::Success {
+        let dir = vpath("/scripts")?;
+        if !self.env.tree().exists(&dir).map_err(|e| format!("/scripts could not be read: {e}"))? {
             return Ok(ScriptsListResponse { scripts: Vec::new() });
         }
-        let scripts = reply
+        let entries = self.env.tree().list(&dir).map_err(|e| format!("/scripts could not be listed: {e}"))?;
+        // `ls` carries each script's one-liner; the tree decides what is a script, so a `.d.ts`
+        // sibling, a test or a data file never shows as runnable.
+        let reply = self.env.call("ls", serde_json::json!({"path": "/scripts"}));
+        let summaries: std::collections::HashMap<String, String> = reply
             .message
             .lines()
             .skip(1)
             .filter_map(|line| {
-                let (head, summary) = line.split_once(" — ").unwrap_or((line, ""));
+                let (head, summary) = line.split_once(" — ")?;
                 let name = head.split(" (").next().unwrap_or(head).trim();
-                let is_script = [".js", ".ts", ".mjs"].iter().any(|ext| name.ends_with(ext));
-                is_script.then(|| ScriptInfo {
-                    path: format!("/scripts/{name}"),
-                    name: name.to_string(),
-                    summary: summary.trim().to_string(),
-                })
+                Some((name.to_string(), summary.trim().to_string()))
+            })
+            .collect();
+        let scripts = entries
+            .into_iter()
+            .filter(|e| e.kind == Kind::File && is_runnable(&e.name))
+            .map(|e| ScriptInfo {
+                path: format!("/scripts/{}", e.name),
+                summary: summaries.get(&e.name).cloned().unwrap_or_default(),
+                name: e.name,
             })
             .collect();
         Ok(ScriptsListResponse { scripts })
@@ -358,6 +372,23 @@ mod tests {
         assert!(err.contains("use an absolute path"), "{err}");
         let err = session.read("/missing.txt").unwrap_err();
         assert!(err.contains("/missing.txt"), "{err}");
+    }
+
+    #[test]
+    fn the_catalogue_lists_runnable_scripts_only_with_their_one_liners() {
+        let (session, _folder, _state) = open();
+        assert!(session.scripts().unwrap().scripts.is_empty(), "no /scripts yet: an empty catalogue");
+        let write = |path: &str, content: &str| {
+            let reply = session.environment().call("write_file", serde_json::json!({"path": path, "content": content}));
+            assert_eq!(reply.status, folio_env::Status::Success, "{}", reply.message);
+        };
+        write("/scripts/tally.js", "/** Sums a column. */\nexport default async function () { return 1; }\n");
+        write("/scripts/tally.test.js", "export default async function () {}\n");
+        write("/scripts/README.md", "notes\n");
+        assert!(session.environment().tree().exists(&vpath("/scripts/tally.d.ts").unwrap()).unwrap());
+        let scripts = session.scripts().unwrap().scripts;
+        let listed: Vec<(&str, &str)> = scripts.iter().map(|s| (s.path.as_str(), s.summary.as_str())).collect();
+        assert_eq!(listed, [("/scripts/tally.js", "Sums a column.")]);
     }
 
     #[test]
