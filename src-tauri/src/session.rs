@@ -51,7 +51,8 @@ fn pending_change(change: &Change) -> PendingChange {
     }
 }
 
-fn badge(change: &Change) -> Badge {
+/// The tree's badge for a pending change: a conflict first, then its kind.
+pub(crate) fn badge(change: &Change) -> Badge {
     if change.conflict.is_some() {
         return Badge::Conflict;
     }

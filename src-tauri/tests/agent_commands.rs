@@ -6,44 +6,10 @@
 
 use folio_agent::testing::{FakeServer, Reply, openai};
 use folio_desktop::api::*;
-use folio_desktop::commands::AppState;
 use serde_json::{Value, json};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder, mock_context, noop_assets};
-use tauri::webview::InvokeRequest;
 
-struct App {
-    _app: tauri::App<tauri::test::MockRuntime>,
-    webview: tauri::WebviewWindow<tauri::test::MockRuntime>,
-    _state: tempfile::TempDir,
-}
-
-fn app() -> App {
-    let state = tempfile::tempdir().unwrap();
-    let app = folio_desktop::builder(
-        mock_builder(),
-        AppState { state_dir: Some(state.path().to_path_buf()), ..AppState::default() },
-    )
-    .build(mock_context(noop_assets()))
-    .unwrap();
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    App { _app: app, webview, _state: state }
-}
-
-fn call<T: serde::de::DeserializeOwned>(app: &App, cmd: &str, body: Value) -> Result<T, String> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(body),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(&app.webview, request)
-        .map(|b| b.deserialize::<T>().unwrap())
-        .map_err(|e| e.as_str().unwrap_or_default().to_string())
-}
+mod mock;
+use mock::{app, call};
 
 #[test]
 fn settings_round_trip_and_test_connection_through_ipc() {

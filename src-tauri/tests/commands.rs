@@ -7,42 +7,9 @@ mod common;
 use folio_desktop::api::*;
 use folio_desktop::commands::AppState;
 use serde_json::{Value, json};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder, mock_context, noop_assets};
-use tauri::webview::InvokeRequest;
 
-struct App {
-    _app: tauri::App<tauri::test::MockRuntime>,
-    webview: tauri::WebviewWindow<tauri::test::MockRuntime>,
-    _state: tempfile::TempDir,
-}
-
-fn app() -> App {
-    let state = tempfile::tempdir().unwrap();
-    let app = folio_desktop::builder(
-        mock_builder(),
-        AppState { state_dir: Some(state.path().to_path_buf()), ..AppState::default() },
-    )
-    .build(mock_context(noop_assets()))
-    .unwrap();
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    App { _app: app, webview, _state: state }
-}
-
-fn call<T: serde::de::DeserializeOwned>(app: &App, cmd: &str, body: Value) -> Result<T, String> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(body),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(&app.webview, request)
-        .map(|b| b.deserialize::<T>().unwrap())
-        .map_err(|e| e.as_str().unwrap_or_default().to_string())
-}
+mod mock;
+use mock::{App, app, call};
 
 #[test]
 fn before_a_folder_is_open_status_is_empty_and_other_commands_say_what_to_do() {
@@ -378,7 +345,7 @@ fn a_second_launch_opens_its_folder_here_and_says_when_it_cannot() {
     let app = app();
     let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::<FolderOpenedNotification>::new()));
     let sink = heard.clone();
-    app._app.listen(FOLDER_OPENED, move |event| {
+    app.app.listen(FOLDER_OPENED, move |event| {
         sink.lock().unwrap().push(serde_json::from_str(event.payload()).unwrap());
     });
     let folder = tempfile::tempdir().unwrap();
@@ -387,13 +354,13 @@ fn a_second_launch_opens_its_folder_here_and_says_when_it_cannot() {
     // The second launch names the folder relative to its own working directory.
     let cwd = folder.path().parent().unwrap().display().to_string();
     let name = folder.path().file_name().unwrap().to_string_lossy().into_owned();
-    second_launch(app._app.handle(), vec!["folio-desktop".into(), name], cwd);
+    second_launch(app.app.handle(), vec!["folio-desktop".into(), name], cwd);
     assert_eq!(status(&app).folder.as_deref(), Some(real.as_str()));
 
-    second_launch(app._app.handle(), vec!["folio-desktop".into(), "/no/such/folder".into()], "/".into());
+    second_launch(app.app.handle(), vec!["folio-desktop".into(), "/no/such/folder".into()], "/".into());
     assert_eq!(status(&app).folder.as_deref(), Some(real.as_str()), "a bad launch leaves the open folder alone");
     // A launch without a folder only focuses the window.
-    second_launch(app._app.handle(), vec!["folio-desktop".into()], "/".into());
+    second_launch(app.app.handle(), vec!["folio-desktop".into()], "/".into());
     let heard = heard.lock().unwrap();
     assert_eq!(heard.len(), 2);
     assert_eq!(heard[0].folder.as_deref(), Some(real.as_str()));

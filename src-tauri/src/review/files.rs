@@ -9,21 +9,10 @@ use folio_vfs::{Change, ChangeKind, Kind, Tree, VPath};
 
 use crate::api::{Badge, TreeEntry, TreeFindResponse, TreeOpenResponse};
 use crate::review::disk;
-use crate::session::Session;
+use crate::session::{Session, badge};
 
 /// The most rows a filter returns.
 pub const MAX_FIND: usize = 300;
-
-fn badge(change: &Change) -> Badge {
-    if change.conflict.is_some() {
-        return Badge::Conflict;
-    }
-    match change.kind {
-        ChangeKind::Added | ChangeKind::Renamed { .. } => Badge::Added,
-        ChangeKind::Modified => Badge::Modified,
-        ChangeKind::Deleted => Badge::Deleted,
-    }
-}
 
 fn changes(session: &Session) -> Result<Vec<Change>, String> {
     match session.environment().overlay() {

@@ -1,0 +1,47 @@
+//! The app on Tauri's mock runtime (no display) and one IPC call through the same path the UI
+//! uses, shared by the command test files.
+
+use folio_desktop::commands::AppState;
+use serde_json::Value;
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder, mock_context, noop_assets};
+use tauri::webview::InvokeRequest;
+
+/// The app with its commands and a main webview; its state directory is removed when dropped.
+pub struct App {
+    /// Held so the app lives as long as the test; some tests listen to its events.
+    #[allow(dead_code)]
+    pub app: tauri::App<tauri::test::MockRuntime>,
+    pub webview: tauri::WebviewWindow<tauri::test::MockRuntime>,
+    _state: tempfile::TempDir,
+}
+
+/// A fresh app whose per-folder state lives in a temporary directory.
+pub fn app() -> App {
+    let state = tempfile::tempdir().unwrap();
+    let app = folio_desktop::builder(
+        mock_builder(),
+        AppState { state_dir: Some(state.path().to_path_buf()), ..AppState::default() },
+    )
+    .build(mock_context(noop_assets()))
+    .unwrap();
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    App { app, webview, _state: state }
+}
+
+/// Invokes `cmd` with `body` and decodes its response, or returns the error string the UI would
+/// show.
+pub fn call<T: serde::de::DeserializeOwned>(app: &App, cmd: &str, body: Value) -> Result<T, String> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(body),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(&app.webview, request)
+        .map(|b| b.deserialize::<T>().unwrap())
+        .map_err(|e| e.as_str().unwrap_or_default().to_string())
+}
