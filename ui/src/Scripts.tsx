@@ -169,7 +169,7 @@ export function Scripts({ version, onDone, onError }: { version: number; onDone:
     <section class="panel scripts" id="scripts">
       <h2>Scripts</h2>
       <div class="scroll">
-        {scripts?.length === 0 && <p class="muted">No scripts yet. Scripts the agent writes appear in /scripts.</p>}
+        {scripts?.length === 0 && <p class="muted empty-note">No scripts yet. Scripts the agent writes appear in /scripts.</p>}
         <ul class="catalogue">
           {scripts?.map((s) => (
             <li class="script" data-path={s.path} key={s.path}>
