@@ -14,10 +14,12 @@ use mock::{app, call};
 #[test]
 fn settings_round_trip_and_test_connection_through_ipc() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    let server = runtime.block_on(FakeServer::start(vec![
-        Reply::sse(openai("ok", &[], 5)),
-        Reply::status(404, r#"{"error":{"message":"no such model"}}"#),
-    ]));
+    let server = runtime
+        .block_on(FakeServer::start(vec![
+            Reply::sse(openai("ok", &[], 5)),
+            Reply::status(404, r#"{"error":{"message":"no such model"}}"#),
+        ]))
+        .unwrap();
     let app = app();
     let view: SettingsGetResponse = call(&app, "settings_get", json!({})).unwrap();
     assert!(view.presets.iter().any(|p| p.name == "openai" && p.key_env.as_deref() == Some("OPENAI_API_KEY")));

@@ -2,9 +2,9 @@
 //! records each request and answers with scripted replies — a status, headers, and body chunks with
 //! pauses between them — then closes the connection. The SSE builders produce the providers'
 //! documented event shapes. Tests never reach a real provider.
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![allow(missing_docs)]
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -56,9 +56,11 @@ pub struct FakeServer {
 }
 
 impl FakeServer {
-    pub async fn start(replies: Vec<Reply>) -> FakeServer {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
+    /// Starts the server on a free port of 127.0.0.1. Fails only when the loopback interface
+    /// refuses a listener (the error says so).
+    pub async fn start(replies: Vec<Reply>) -> std::io::Result<FakeServer> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let base = format!("http://{}", listener.local_addr()?);
         let requests = Arc::new(Mutex::new(Vec::new()));
         let replies = Arc::new(Mutex::new(std::collections::VecDeque::from(replies)));
         let recorded = requests.clone();
@@ -99,10 +101,11 @@ impl FakeServer {
                         buf.extend_from_slice(&chunk[..n]);
                     }
                     let body = serde_json::from_slice(&buf[header_end..]).unwrap_or(Value::Null);
-                    recorded.lock().unwrap().push(Recorded { path, headers, body });
-                    let reply = replies.lock().unwrap().pop_front().unwrap_or_else(|| {
-                        Reply::status(500, "{\"error\":{\"message\":\"no more scripted replies\"}}")
-                    });
+                    recorded.lock().unwrap_or_else(PoisonError::into_inner).push(Recorded { path, headers, body });
+                    let reply =
+                        replies.lock().unwrap_or_else(PoisonError::into_inner).pop_front().unwrap_or_else(|| {
+                            Reply::status(500, "{\"error\":{\"message\":\"no more scripted replies\"}}")
+                        });
                     let mut head = format!("HTTP/1.1 {} Scripted\r\nconnection: close\r\n", reply.status);
                     for (k, v) in &reply.headers {
                         head.push_str(&format!("{k}: {v}\r\n"));
@@ -126,11 +129,11 @@ impl FakeServer {
                 });
             }
         });
-        FakeServer { base, requests }
+        Ok(FakeServer { base, requests })
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
-        self.requests.lock().unwrap().clone()
+        self.requests.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 }
 

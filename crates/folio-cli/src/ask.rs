@@ -10,7 +10,7 @@ use folio_agent::{
     Agent, AgentConfig, AgentEvent, Conversation, EnvTools, FinishReason, HostEvents, Message, ModelClient, Usage,
 };
 use folio_env::{EnvOptions, Environment, KeepPresented};
-use folio_store::{Presented, Secrets, Store};
+use folio_store::{Secrets, Store};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -150,7 +150,7 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
         });
         let mut on_event = |event: AgentEvent| {
             let value = serde_json::to_value(&event).unwrap_or(Value::Null);
-            if let Err(e) = store.append_event(&id, &value) {
+            if let Err(e) = store.record_event(&id, &value) {
                 store_failure.get_or_insert_with(|| e.to_string());
             }
             if json_mode {
@@ -192,18 +192,6 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
                     priced = true;
                 }
             }
-            if let AgentEvent::Presented { path, name, media_type, size, caption } = &event {
-                let item = Presented {
-                    path: path.clone(),
-                    name: name.clone(),
-                    media_type: media_type.clone(),
-                    size: *size,
-                    caption: caption.clone(),
-                };
-                if let Err(e) = store.record_presented(&id, &item) {
-                    store_failure.get_or_insert_with(|| e.to_string());
-                }
-            }
         };
         agent.run(&mut conversation, input, &cancel, &mut on_event).await
     });
@@ -213,11 +201,16 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
     if let Some(failure) = store_failure {
         eprintln!("folio: part of this run's transcript (events or hand-offs) was not saved: {failure}");
     }
-    let pending = env.overlay().map(|o| o.pending().map(|p| p.len()).unwrap_or(0)).unwrap_or(0);
+    // A pending list that cannot be read is said, never counted as zero.
+    let pending = match env.overlay().map(|o| o.pending()) {
+        Some(Ok(changes)) => format!("{} change(s) pending", changes.len()),
+        Some(Err(e)) => format!("the pending changes could not be read ({e})"),
+        None => "nothing is pending (no folder overlay)".to_string(),
+    };
     if !json_mode {
         let money = if priced { format!(", about ${cost:.4}") } else { String::new() };
         println!(
-            "\n\n{pending} change(s) pending — review with `folio status {}`. Tokens: {} in ({} from cache), {} out{money}.",
+            "\n\n{pending} — review with `folio status {}`. Tokens: {} in ({} from cache), {} out{money}.",
             args.folder.display(),
             totals.input_tokens + totals.cache_read_tokens + totals.cache_write_tokens,
             totals.cache_read_tokens,

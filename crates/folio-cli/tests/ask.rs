@@ -46,7 +46,8 @@ async fn ask_writes_presents_and_resumes_in_a_new_process() {
         Reply::sse(openai("The total is 30; see /out/summary.csv.", &[], 800)),
         Reply::sse(openai("North sold 10.", &[], 900)),
     ])
-    .await;
+    .await
+    .unwrap();
     let base = format!("{}/v1", server.base);
     let common = |prompt: &str, extra: &[&str]| -> Vec<String> {
         let mut v: Vec<String> =
@@ -164,7 +165,8 @@ async fn the_human_output_streams_text_and_tool_rows_over_anthropic() {
         Reply::sse(anthropic("Let me look.", &[("t1", "ls", json!({"path": "/"}))], 100)),
         Reply::sse(anthropic("The folder is empty.", &[], 200)),
     ])
-    .await;
+    .await
+    .unwrap();
     let out = folio(
         vec![
             "--state-dir".into(),
@@ -183,7 +185,7 @@ async fn the_human_output_streams_text_and_tool_rows_over_anthropic() {
     assert!(text.contains("Let me look."), "{text}");
     assert!(text.contains("[ok] ls ("), "{text}");
     assert!(text.contains("The folder is empty."), "{text}");
-    assert!(text.contains("0 change(s) pending"), "{text}");
+    assert!(text.contains("0 change(s) pending — review with"), "{text}");
     assert!(text.contains("about $"), "known prices show a cost: {text}");
     assert_eq!(server.requests()[0].header("x-api-key"), Some("sk-ant-test"));
 }
@@ -215,7 +217,8 @@ async fn a_real_script_is_written_run_fixed_and_its_output_presented() {
         )),
         Reply::sse(anthropic("The total is 30.", &[], 600)),
     ])
-    .await;
+    .await
+    .unwrap();
     let out = folio(
         vec![
             "--state-dir".into(),
@@ -275,7 +278,8 @@ async fn ctrl_c_stops_a_running_script() {
         Reply::sse(anthropic("", &[("t1", "write_file", json!({"path": "/scripts/spin.js", "content": spin}))], 100)),
         Reply::sse(anthropic("", &[("t2", "run_script", json!({"path": "/scripts/spin.js"}))], 200)),
     ])
-    .await;
+    .await
+    .unwrap();
     let state = tmp.path().join("state");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
         .args([
@@ -341,7 +345,8 @@ async fn vision_main_offers_view_image_and_attaches_the_image() {
         Reply::sse(anthropic("It is.", &[], 10)),
         Reply::sse(anthropic("Nothing to look at.", &[], 10)),
     ])
-    .await;
+    .await
+    .unwrap();
     let args = |vision: bool| {
         let mut v: Vec<String> = vec![
             "--state-dir".into(),

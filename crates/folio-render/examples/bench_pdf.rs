@@ -105,20 +105,23 @@ fn rate(mut f: impl FnMut(usize)) -> f64 {
 /// milliseconds of a one-page call (the fixed cost of a script run: starting QuickJS, reading
 /// the PDF through the overlay, the run log).
 #[cfg(feature = "adapters")]
-fn script_rate(pdf: &[u8]) -> Option<(f64, f64, f64)> {
+fn script_rate(pdf: &[u8]) -> Result<(f64, f64, f64), String> {
     use folio_env::{Environment, Status};
     use serde_json::json;
 
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().map_err(|e| format!("a temporary folder: {e}"))?;
     let folder = dir.path().join("folder");
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("bench40.pdf"), pdf).unwrap();
-    let mut opts = folio_render::host::env_options(Some(dir.path().join("state")), Vec::new()).unwrap();
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    std::fs::write(folder.join("bench40.pdf"), pdf).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let mut opts =
+        folio_render::host::env_options(Some(dir.path().join("state")), Vec::new()).map_err(|e| e.to_string())?;
     opts.limits.max_vfs_bytes = 4 << 30;
-    let env = Environment::open_folder(&folder, opts).unwrap();
+    let env = Environment::open_folder(&folder, opts).map_err(|e| e.to_string())?;
     let script = "/** Rasterises the benchmark PDF. */\nimport { rasterize } from 'env:render';\nexport default async function main(args) {\n  const r = await rasterize('/bench40.pdf', args.out, { dpi: 150, pages: args.pages });\n  return r.pages.length;\n}\n";
     let wrote = env.call("write_file", json!({"path": "/scripts/bench.js", "content": script}));
-    assert_eq!(wrote.status, Status::Success, "{}", wrote.message);
+    if wrote.status != Status::Success {
+        return Err(format!("writing the benchmark script: {}", wrote.message));
+    }
     let call = |out: String, pages: serde_json::Value| {
         let res = env.call("run_script", json!({"path": "/scripts/bench.js", "args": {"out": out, "pages": pages}}));
         assert_eq!(res.status, Status::Success, "{}", res.message);
@@ -131,12 +134,12 @@ fn script_rate(pdf: &[u8]) -> Option<(f64, f64, f64)> {
     }
     let all = rate(|run| call(format!("/tmp/pages-{run}"), json!("all")));
     let folder = rate(|run| call(format!("/out/pages-{run}"), json!("all")));
-    Some((all, folder, one))
+    Ok((all, folder, one))
 }
 
 #[cfg(not(feature = "adapters"))]
-fn script_rate(_: &[u8]) -> Option<(f64, f64, f64)> {
-    None
+fn script_rate(_: &[u8]) -> Result<(f64, f64, f64), String> {
+    Err("built without the adapters feature — run with --features adapters".into())
 }
 
 fn main() {
@@ -218,23 +221,23 @@ fn main() {
         1000.0 / render
     );
     println!("  folio rasterize to PNG files (host directory):               {files:7.2} pages/s  {}", ratio(files));
-    match script {
-        Some((s, folder, one)) => {
+    match &script {
+        Ok((s, folder, one)) => {
             println!(
                 "  env:render from a script (PNG files via the environment):   {s:7.2} pages/s  {}  (a 1-page run: {one:.0} ms)",
-                ratio(s)
+                ratio(*s)
             );
             println!(
                 "  the same into the folder (/out: overlay blobs, fsynced):     {folder:7.2} pages/s  {}",
-                ratio(folder)
+                ratio(*folder)
             );
         }
-        None => println!("  env:render from a script: skipped (built without the adapters feature)"),
+        Err(why) => println!("  env:render from a script: not measured — {why}"),
     }
     match &raw {
         Ok(raw) => {
             println!("  pypdfium2 5.15.2 raw render (bitmap only, no encoding):     {raw:7.2} pages/s");
-            let end_to_end = script.map_or(files, |(s, _, _)| s);
+            let end_to_end = script.as_ref().map_or(files, |(s, _, _)| *s);
             let verdict = if end_to_end / raw >= 0.8 { "met" } else { "MISSED" };
             println!("target: PNG files from a script ≥ 0.8× raw PDFium — {verdict} ({})", ratio(end_to_end));
         }

@@ -36,6 +36,15 @@ pub enum StoreError {
         "no conversation {0} — hint: `folio ask` prints the id of each conversation it starts; omit --conversation to start a new one"
     )]
     NoConversation(String),
+    /// A `presented` event without the fields a hand-off row keeps: a front end built against
+    /// another event shape. Nothing was written.
+    #[error(
+        "a presented event cannot be recorded: {detail} — hint: the app and its store disagree on the event shape; update Folio"
+    )]
+    BadEvent {
+        /// What was missing, and the event.
+        detail: String,
+    },
 }
 
 const MIGRATIONS: &[&str] =
@@ -67,7 +76,7 @@ pub struct ConversationInfo {
 }
 
 /// A file the agent handed over.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Presented {
     /// VFS path.
     pub path: String,
@@ -211,6 +220,31 @@ impl Store {
                 params![id, now(), event.to_string()],
             )
             .map(drop)
+        })
+    }
+
+    /// Appends one event of a live turn to the log of `id`; a hand-off (`{"type": "presented",
+    /// …}`) is also recorded among the conversation's presented files, in the same transaction.
+    /// Front ends call this for every event so the two never disagree.
+    pub fn record_event(&self, id: &str, event: &Value) -> Result<(), StoreError> {
+        let handoff = (event.get("type").and_then(Value::as_str) == Some("presented"))
+            .then(|| serde_json::from_value::<Presented>(event.clone()))
+            .transpose()
+            .map_err(|e| StoreError::BadEvent { detail: format!("{e} in {event}") })?;
+        self.with(|c| {
+            let tx = c.unchecked_transaction()?;
+            tx.execute(
+                "INSERT INTO events(conversation_id, seq, at, body)
+                 VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE conversation_id = ?1), ?2, ?3)",
+                params![id, now(), event.to_string()],
+            )?;
+            if let Some(item) = &handoff {
+                tx.execute(
+                    "INSERT INTO presented(conversation_id, path, name, media_type, size, caption, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![id, item.path, item.name, item.media_type, item.size as i64, item.caption, now()],
+                )?;
+            }
+            tx.commit()
         })
     }
 

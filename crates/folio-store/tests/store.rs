@@ -103,3 +103,30 @@ fn where_no_keychain_is_used_keys_go_to_an_owner_only_file_and_say_so() {
     secrets.set("openai", "").unwrap();
     assert_eq!(secrets.get("openai", None).0, None, "an empty key removes it");
 }
+
+#[test]
+fn a_recorded_handoff_event_is_also_a_presented_row_and_a_malformed_one_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = Store::open(&tmp.path().join("folio.sqlite")).unwrap();
+    let id = store.create_conversation(tmp.path(), "chart").unwrap();
+    store.record_event(&id, &json!({"type": "text_delta", "text": "Here"})).unwrap();
+    let handoff = json!({"type": "presented", "path": "/out/c.png", "name": "c.png",
+        "media_type": "image/png", "size": 42, "caption": "The chart"});
+    store.record_event(&id, &handoff).unwrap();
+    assert_eq!(store.events(&id).unwrap(), [json!({"type": "text_delta", "text": "Here"}), handoff]);
+    let presented = store.presented(&id).unwrap();
+    assert_eq!(
+        presented,
+        [Presented {
+            path: "/out/c.png".into(),
+            name: "c.png".into(),
+            media_type: "image/png".into(),
+            size: 42,
+            caption: "The chart".into(),
+        }]
+    );
+
+    let err = store.record_event(&id, &json!({"type": "presented", "path": "/out/d.png"})).unwrap_err();
+    assert!(err.to_string().starts_with("a presented event cannot be recorded: missing field"), "{err}");
+    assert_eq!((store.events(&id).unwrap().len(), store.presented(&id).unwrap().len()), (2, 1));
+}

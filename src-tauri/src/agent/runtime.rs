@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use folio_agent::{Agent, AgentConfig, AgentEvent, EnvTools, FinishReason, Message, ModelClient, Tools};
-use folio_store::{Presented, Store};
+use folio_store::Store;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -227,20 +227,8 @@ impl AgentHost {
         let mut lines = LineBudget::default();
         let mut record = |event: AgentEvent| {
             let value = serde_json::to_value(&event).unwrap_or(Value::Null);
-            if let Err(e) = store.append_event(&id, &value) {
+            if let Err(e) = store.record_event(&id, &value) {
                 store_failure.get_or_insert(e.to_string());
-            }
-            if let AgentEvent::Presented { path, name, media_type, size, caption } = &event {
-                let item = Presented {
-                    path: path.clone(),
-                    name: name.clone(),
-                    media_type: media_type.clone(),
-                    size: *size,
-                    caption: caption.clone(),
-                };
-                if let Err(e) = store.record_presented(&id, &item) {
-                    store_failure.get_or_insert(e.to_string());
-                }
             }
             if let Some(notification) = mapper.map(&event) {
                 sink(notification);

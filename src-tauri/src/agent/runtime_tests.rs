@@ -55,7 +55,8 @@ async fn a_turn_streams_records_and_replays_identically() {
         )),
         Reply::sse(openai("Done: /out/summary.md is pending.", &[], 140)),
     ])
-    .await;
+    .await
+    .unwrap();
     let f = fixture(&server);
     let seen = Arc::new(Mutex::new(Vec::new()));
     let into = seen.clone();
@@ -116,7 +117,8 @@ async fn stop_ends_a_long_script_promptly_and_a_second_send_waits_its_turn() {
         Reply::sse(openai("", &[("t1", "write_file", json!({"path": "/scripts/spin.js", "content": script}))], 10)),
         Reply::sse(openai("", &[("t2", "run_script", json!({"path": "/scripts/spin.js"}))], 10)),
     ])
-    .await;
+    .await
+    .unwrap();
     let f = fixture(&server);
     let (sink, seen) = collect();
     let host = f.host.clone();
@@ -165,7 +167,7 @@ async fn stop_ends_a_long_script_promptly_and_a_second_send_waits_its_turn() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_provider_that_refuses_is_a_failed_turn_with_the_fix() {
-    let server = FakeServer::start(vec![Reply::status(401, r#"{"error":{"message":"bad key"}}"#)]).await;
+    let server = FakeServer::start(vec![Reply::status(401, r#"{"error":{"message":"bad key"}}"#)]).await.unwrap();
     let f = fixture(&server);
     let (sink, seen) = collect();
     let params = ConversationSendParams { conversation_id: None, text: Some("hello".into()) };
@@ -186,7 +188,8 @@ async fn settings_round_trip_and_test_connection_names_its_outcome() {
         Reply::sse(vec![Chunk::Pause(1)]),
         Reply::status(401, r#"{"error":{"message":"invalid key"}}"#),
     ])
-    .await;
+    .await
+    .unwrap();
     let f = fixture(&server);
     let view = f.host.settings().view();
     assert_eq!(view.settings.model, "fake-model");
@@ -220,7 +223,7 @@ async fn settings_round_trip_and_test_connection_names_its_outcome() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_vision_setting_reaches_a_folder_opened_after_it_or_says_why_not() {
-    let server = FakeServer::start(vec![]).await;
+    let server = FakeServer::start(vec![]).await.unwrap();
     let f = fixture(&server);
     let runtime = tokio::runtime::Handle::current();
     let with = |vision: &str| {
@@ -250,7 +253,8 @@ async fn a_spent_run_budget_pauses_and_continue_resumes_the_same_conversation() 
         Reply::sse(openai("Looking first.", &[("l1", "ls", json!({"path": "/"}))], 10)),
         Reply::sse(openai("Found sales.csv.", &[], 20)),
     ])
-    .await;
+    .await
+    .unwrap();
     let f = fixture(&server);
     let settings = AgentSettings { max_turns: 1, ..f.host.settings().load() };
     f.host.settings().save(SettingsSaveParams { settings, api_key: None }).unwrap();

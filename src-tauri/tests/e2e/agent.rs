@@ -133,7 +133,7 @@ async fn a_full_agent_turn_then_stop_in_the_real_window() {
     if !enabled() {
         return;
     }
-    let server = FakeServer::start(replies()).await;
+    let server = FakeServer::start(replies()).await.unwrap();
     // The fake key must never reach a developer's real keychain: only the key file is used.
     let app = App::start(fill, &[("FOLIO_NO_KEYCHAIN", "1")]).await;
     app.wait_for("#composer").await;

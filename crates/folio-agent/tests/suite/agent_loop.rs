@@ -130,7 +130,7 @@ async fn a_multi_turn_task_with_a_fix_ends_in_a_presented_file() {
             ),
             turn(format, "The summary is in /out/summary.csv.", &[], 600),
         ];
-        let server = FakeServer::start(replies).await;
+        let server = FakeServer::start(replies).await.unwrap();
         let desk = Arc::new(Desk::default());
         let agent = Agent::new(
             ModelClient::new(provider(format, &server.base)).unwrap(),
@@ -183,7 +183,8 @@ async fn stop_during_a_script_ends_the_turn_within_200ms_and_heals_history() {
         turn(WireFormat::Anthropic, "", &[("t2", "run_script", json!({"path": "/scripts/loop.js"}))], 10),
         turn(WireFormat::Anthropic, "Understood.", &[], 10),
     ])
-    .await;
+    .await
+    .unwrap();
     let agent = Agent::new(
         ModelClient::new(provider(WireFormat::Anthropic, &server.base)).unwrap(),
         Arc::new(Desk::default()),
@@ -227,7 +228,7 @@ async fn stop_during_a_script_ends_the_turn_within_200ms_and_heals_history() {
 async fn stop_during_the_model_stream_ends_the_turn() {
     let mut chunks = openai("thinking about it", &[], 10);
     chunks.insert(2, Chunk::Pause(10_000));
-    let server = FakeServer::start(vec![Reply::sse(chunks)]).await;
+    let server = FakeServer::start(vec![Reply::sse(chunks)]).await.unwrap();
     let agent = Agent::new(
         ModelClient::new(provider(WireFormat::OpenAi, &server.base)).unwrap(),
         Arc::new(Desk::default()),
@@ -252,7 +253,8 @@ async fn a_small_window_compacts_history_without_streaming_the_summary() {
         turn(WireFormat::Anthropic, "SUMMARY: wrote /out/a.csv", &[], 50),
         turn(WireFormat::Anthropic, "Done: /out/a.csv.", &[], 100),
     ])
-    .await;
+    .await
+    .unwrap();
     let p = Provider { context_window: 1000, ..provider(WireFormat::Anthropic, &server.base) };
     let agent = Agent::new(ModelClient::new(p).unwrap(), Arc::new(Desk::default()), AgentConfig::default());
     let mut conversation = Conversation::default();
@@ -282,7 +284,8 @@ async fn a_small_window_compacts_history_without_streaming_the_summary() {
 async fn the_turn_limit_is_visible_and_the_run_can_continue() {
     let call =
         |id: &str| turn(WireFormat::OpenAi, "", &[(id, "write_file", json!({"path": "/tmp/x", "content": id}))], 10);
-    let server = FakeServer::start(vec![call("a"), call("b"), turn(WireFormat::OpenAi, "finished", &[], 10)]).await;
+    let server =
+        FakeServer::start(vec![call("a"), call("b"), turn(WireFormat::OpenAi, "finished", &[], 10)]).await.unwrap();
     let agent = Agent::new(
         ModelClient::new(provider(WireFormat::OpenAi, &server.base)).unwrap(),
         Arc::new(Desk::default()),

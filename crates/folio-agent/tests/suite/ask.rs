@@ -36,7 +36,8 @@ async fn a_question_is_an_event_and_the_answer_reaches_the_model() {
         )),
         Reply::sse(anthropic("Using Q2.", &[], 10)),
     ])
-    .await;
+    .await
+    .unwrap();
     let events = HostEvents::default();
     let agent = agent(&server, &events);
     let mut asked = Vec::new();
@@ -62,7 +63,8 @@ async fn stop_releases_an_unanswered_question() {
         &[("a1", "ask_user", json!({"question": "Which quarter?"}))],
         10,
     ))])
-    .await;
+    .await
+    .unwrap();
     let events = HostEvents::default();
     let agent = agent(&server, &events);
     let cancel = CancellationToken::new();

@@ -60,7 +60,7 @@ async fn each_outcome_is_reported_by_name() {
     for case in cases {
         let (base, server) = match case.reply {
             Some(reply) => {
-                let server = FakeServer::start(vec![reply]).await;
+                let server = FakeServer::start(vec![reply]).await.unwrap();
                 (server.base.clone(), Some(server))
             }
             None => {

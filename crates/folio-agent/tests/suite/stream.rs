@@ -43,7 +43,7 @@ async fn both_formats_assemble_text_and_fragmented_tool_calls() {
             WireFormat::Anthropic => anthropic("Writing it now.", &[("toolu_1", "write_file", args.clone())], 1000),
             WireFormat::OpenAi => openai("Writing it now.", &[("call_1", "write_file", args.clone())], 1000),
         };
-        let server = FakeServer::start(vec![Reply::sse(chunks)]).await;
+        let server = FakeServer::start(vec![Reply::sse(chunks)]).await.unwrap();
         let (turn, events) = call(provider(format, &server.base)).await;
         let turn = turn.unwrap();
         assert_eq!(turn.message.text(), "Writing it now.", "{format:?}");
@@ -106,7 +106,8 @@ async fn rate_limits_and_server_errors_are_retried_honouring_retry_after() {
             Reply::status(503, r#"{"error":{"message":"overloaded"}}"#),
             Reply::sse(ok),
         ])
-        .await;
+        .await
+        .unwrap();
         let (turn, events) = call(provider(format, &server.base)).await;
         assert_eq!(turn.unwrap().message.text(), "done");
         let retries: Vec<_> = events
@@ -130,7 +131,8 @@ async fn a_request_error_is_not_retried_and_names_the_fix() {
         401,
         r#"{"error":{"type":"authentication_error","message":"invalid x-api-key"}}"#,
     )])
-    .await;
+    .await
+    .unwrap();
     let (turn, _) = call(provider(WireFormat::Anthropic, &server.base)).await;
     let err = turn.unwrap_err().to_string();
     assert!(err.contains("answered 401: invalid x-api-key — hint: check the API key (ANTHROPIC_API_KEY"), "{err}");
@@ -145,7 +147,7 @@ async fn a_truncated_stream_is_a_named_error_not_a_hang() {
             WireFormat::OpenAi => openai("half an answ", &[], 10),
         };
         chunks.truncate(chunks.len() - 2);
-        let server = FakeServer::start(vec![Reply::sse(chunks)]).await;
+        let server = FakeServer::start(vec![Reply::sse(chunks)]).await.unwrap();
         let started = Instant::now();
         let (turn, _) = call(provider(format, &server.base)).await;
         let err = turn.unwrap_err();
@@ -162,14 +164,14 @@ async fn an_error_event_mid_stream_is_reported() {
     );
     let mut chunks = anthropic("partial", &[], 10);
     chunks.insert(4, anthropic_error);
-    let server = FakeServer::start(vec![Reply::sse(chunks)]).await;
+    let server = FakeServer::start(vec![Reply::sse(chunks)]).await.unwrap();
     let (turn, _) = call(provider(WireFormat::Anthropic, &server.base)).await;
     let err = turn.unwrap_err().to_string();
     assert!(err.contains("reported an error mid-stream: overloaded_error: Overloaded"), "{err}");
 
     let mut chunks = openai("partial", &[], 10);
     chunks.insert(2, Chunk::Bytes(b"data: {\"error\":{\"message\":\"upstream failed\"}}\n\n".to_vec()));
-    let server = FakeServer::start(vec![Reply::sse(chunks)]).await;
+    let server = FakeServer::start(vec![Reply::sse(chunks)]).await.unwrap();
     let (turn, _) = call(provider(WireFormat::OpenAi, &server.base)).await;
     assert!(turn.unwrap_err().to_string().contains("upstream failed"));
 }
@@ -178,7 +180,7 @@ async fn an_error_event_mid_stream_is_reported() {
 async fn cancel_stops_a_stream_within_200ms() {
     let mut chunks = anthropic("a long answer that never ends", &[], 10);
     chunks.insert(3, Chunk::Pause(10_000));
-    let server = FakeServer::start(vec![Reply::sse(chunks)]).await;
+    let server = FakeServer::start(vec![Reply::sse(chunks)]).await.unwrap();
     let client = ModelClient::new(provider(WireFormat::Anthropic, &server.base)).unwrap();
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();
@@ -197,7 +199,7 @@ async fn cancel_stops_a_stream_within_200ms() {
 async fn a_silent_stream_stalls_with_a_named_error() {
     let mut chunks = openai("x", &[], 10);
     chunks.insert(1, Chunk::Pause(3_000));
-    let server = FakeServer::start(vec![Reply::sse(chunks)]).await;
+    let server = FakeServer::start(vec![Reply::sse(chunks)]).await.unwrap();
     let p = Provider { idle_timeout_ms: 200, ..provider(WireFormat::OpenAi, &server.base) };
     let (turn, _) = call(p).await;
     let err = turn.unwrap_err().to_string();

@@ -16,7 +16,7 @@ async fn a_vision_model_answers_about_an_image() {
             WireFormat::Anthropic => anthropic("No: every line fits on the page.", &[], 50),
             WireFormat::OpenAi => openai("No: every line fits on the page.", &[], 50),
         };
-        let server = FakeServer::start(vec![Reply::sse(chunks)]).await;
+        let server = FakeServer::start(vec![Reply::sse(chunks)]).await.unwrap();
         let base = if format == WireFormat::OpenAi { format!("{}/v1", server.base) } else { server.base.clone() };
         let vision = VisionClient::new(Provider::new(format, base, "vision-model")).unwrap();
         let answer =
@@ -114,7 +114,8 @@ async fn view_image_sends_the_image_to_a_main_model_that_can_see() {
         )),
         Reply::sse(anthropic("Yes.", &[], 10)),
     ])
-    .await;
+    .await
+    .unwrap();
     run_agent(env, &server).await;
     let sent = &server.requests()[1].body;
     let result = sent["messages"]
@@ -132,7 +133,7 @@ async fn view_image_sends_the_image_to_a_main_model_that_can_see() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn view_image_asks_a_separate_vision_model_in_words() {
-    let eyes = FakeServer::start(vec![Reply::sse(openai("North is taller: 10 vs 7.", &[], 10))]).await;
+    let eyes = FakeServer::start(vec![Reply::sse(openai("North is taller: 10 vs 7.", &[], 10))]).await.unwrap();
     let vision = VisionClient::new(Provider::new(WireFormat::OpenAi, format!("{}/v1", eyes.base), "vision")).unwrap();
     let env = env_with(folio_env::EnvOptions {
         vision: Some(std::sync::Arc::new(folio_agent::VisionSeam::Model {
@@ -149,7 +150,8 @@ async fn view_image_asks_a_separate_vision_model_in_words() {
         )),
         Reply::sse(anthropic("Yes.", &[], 10)),
     ])
-    .await;
+    .await
+    .unwrap();
     run_agent(env, &server).await;
     assert!(eyes.requests()[0].body.to_string().contains("Is the bar for north taller?"));
     let sent = server.requests()[1].body.to_string();
@@ -159,7 +161,8 @@ async fn view_image_asks_a_separate_vision_model_in_words() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scripts_loop_over_images_with_env_vision() {
-    let eyes = FakeServer::start(vec![Reply::sse(openai("no", &[], 10)), Reply::sse(openai("yes", &[], 10))]).await;
+    let eyes =
+        FakeServer::start(vec![Reply::sse(openai("no", &[], 10)), Reply::sse(openai("yes", &[], 10))]).await.unwrap();
     let vision = VisionClient::new(Provider::new(WireFormat::OpenAi, format!("{}/v1", eyes.base), "vision")).unwrap();
     let mut registry = folio_script::ModuleRegistry::with_builtins();
     registry.register_native(folio_agent::vision_module(vision, tokio::runtime::Handle::current())).unwrap();
