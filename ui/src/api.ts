@@ -1,5 +1,5 @@
 // Typed calls to the desktop app's commands. Each Rust command `resource_method` is exposed here
-// as `api.resource.method`; the payload types come from bindings.ts, generated from the Rust types.
+// as `api.resource.method`; the payload types come from bindings/ (one file per concern), generated from the Rust types.
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type {
   CommitApplyParams,

@@ -1,7 +1,7 @@
 //! The payloads of the app's commands and notifications. Every command is named
 //! `<resource>_<method>` (the UI calls it `resource.method`), takes a `*Params` and answers a
 //! `*Response`; streams carry `*Notification`s. Field names are camelCase on the wire, and the
-//! UI's TypeScript types in `ui/src/bindings.ts` are generated from these definitions and
+//! UI's TypeScript types in `ui/src/bindings/` are generated from these definitions and
 //! those of the submodules, one per concern
 //! ([`typescript`]); a test fails when that file is stale.
 
@@ -302,41 +302,82 @@ fn core_decls() -> Vec<String> {
     ]
 }
 
-/// The TypeScript declarations of every payload, as `ui/src/bindings.ts` holds them. Each
-/// submodule of payloads (one per concern) contributes its own `decls()` here.
-pub fn typescript() -> String {
-    let mut decls = core_decls();
-    decls.extend(agent::decls());
-    decls.extend(preview::decls());
-    decls.extend(review::review_decls());
-    let mut out = String::from(
-        "// Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.\n// Do not edit by hand.\n",
-    );
-    for decl in decls {
-        out.push_str("\nexport ");
-        out.push_str(&decl);
-        out.push('\n');
+const HEADER: &str = "// Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`.\n// Do not edit by hand.\n";
+
+/// The name a ts-rs declaration declares (`type Name = …`).
+fn declared_name(decl: &str) -> &str {
+    let rest = decl.trim_start().strip_prefix("type ").unwrap_or(decl);
+    let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The UI's TypeScript types, one file per concern under `ui/src/bindings/` plus an `index.ts`
+/// that re-exports them all: `(file name, contents)`. Each submodule of payloads contributes its
+/// own declarations; a file imports the names it uses from its siblings.
+pub fn typescript() -> Vec<(String, String)> {
+    let groups = [
+        ("core", core_decls()),
+        ("agent", agent::decls()),
+        ("preview", preview::decls()),
+        ("review", review::review_decls()),
+    ];
+    let owner: Vec<(&str, &str)> =
+        groups.iter().flat_map(|(group, items)| items.iter().map(move |d| (declared_name(d), *group))).collect();
+    let mut files = Vec::new();
+    for (group, items) in &groups {
+        let body: String = items.iter().map(|d| format!("\nexport {d}\n")).collect();
+        let used: std::collections::BTreeSet<&str> =
+            body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+        let mut imports = String::new();
+        for (other, _) in groups.iter().filter(|(other, _)| other != group) {
+            let names: Vec<&str> =
+                owner.iter().filter(|(name, g)| g == other && used.contains(name)).map(|(name, _)| *name).collect();
+            if !names.is_empty() {
+                imports.push_str(&format!("import type {{ {} }} from \"./{other}\";\n", names.join(", ")));
+            }
+        }
+        files.push((format!("{group}.ts"), format!("{HEADER}{imports}{body}")));
     }
-    out
+    let index: String = groups.iter().map(|(group, _)| format!("export * from \"./{group}\";\n")).collect();
+    files.push(("index.ts".to_string(), format!("{HEADER}{index}")));
+    files
 }
 
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
-    /// `ui/src/bindings.ts` must be what the Rust types generate. Fix a failure with
-    /// `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`.
+    /// `ui/src/bindings/` must hold exactly what the Rust types generate. Fix a failure with
+    /// `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`.
     #[test]
     fn bindings_are_fresh() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/src/bindings.ts");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/src/bindings");
         let want = super::typescript();
         if std::env::var_os("UPDATE_BINDINGS").is_some() {
-            std::fs::write(&path, &want).unwrap();
+            std::fs::create_dir_all(&dir).unwrap();
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                std::fs::remove_file(entry.unwrap().path()).unwrap();
+            }
+            for (name, text) in &want {
+                std::fs::write(dir.join(name), text).unwrap();
+            }
         }
-        let have = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            have == want,
-            "ui/src/bindings.ts is stale — regenerate it with `UPDATE_BINDINGS=1 cargo test -p folio-desktop bindings`"
-        );
+        let mut have: Vec<String> = std::fs::read_dir(&dir)
+            .map(|d| d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default();
+        have.sort();
+        let mut names: Vec<String> = want.iter().map(|(n, _)| n.clone()).collect();
+        names.sort();
+        let stale = "ui/src/bindings/ is stale — regenerate it with `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`";
+        assert_eq!(have, names, "{stale}");
+        for (name, text) in &want {
+            assert!(std::fs::read_to_string(dir.join(name)).unwrap_or_default() == *text, "{name}: {stale}");
+        }
+    }
+
+    #[test]
+    fn a_declaration_names_its_type() {
+        assert_eq!(super::declared_name("type FolderOpenParams = { path: string, };"), "FolderOpenParams");
+        assert_eq!(super::declared_name("type Badge = \"added\" | \"modified\";"), "Badge");
     }
 }

@@ -182,7 +182,7 @@ pub struct PreviewTableResponse {
     pub truncated: bool,
 }
 
-/// The preview payloads, for `ui/src/bindings.ts`.
+/// The preview payloads, for `ui/src/bindings/preview.ts`.
 pub fn decls() -> Vec<String> {
     vec![
         PreviewKind::decl(),

@@ -240,7 +240,7 @@ pub struct FolderOpenedNotification {
     pub error: Option<String>,
 }
 
-/// The declarations of this module's payloads, for `ui/src/bindings.ts`.
+/// The declarations of this module's payloads, for `ui/src/bindings/review.ts`.
 pub(crate) fn review_decls() -> Vec<String> {
     vec![
         ReviewDiffParams::decl(),

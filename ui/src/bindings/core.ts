@@ -1,0 +1,264 @@
+// Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`.
+// Do not edit by hand.
+
+export type FolderOpenParams = { 
+/**
+ * The folder on disk.
+ */
+path: string, };
+
+export type FolderOpenResponse = { 
+/**
+ * The folder's absolute path.
+ */
+folder: string, 
+/**
+ * Its last path component, for the title bar.
+ */
+name: string, 
+/**
+ * What the environment warned about when it opened (missing tools, skipped settings).
+ */
+warnings: Array<string>, 
+/**
+ * What crash recovery did, when it had to.
+ */
+recovery: string | null, };
+
+export type StatusGetResponse = { 
+/**
+ * The open folder, or `None` before one is opened.
+ */
+folder: string | null, 
+/**
+ * Every pending change, in path order.
+ */
+changes: Array<PendingChange>, 
+/**
+ * How many of them are in conflict.
+ */
+conflicts: number, 
+/**
+ * A message to show once (why the folder on the command line did not open).
+ */
+notice: string | null, };
+
+export type ChangeKindName = "added" | "modified" | "deleted" | "renamed";
+
+export type PendingChange = { 
+/**
+ * The agent's path (`/out/report.md`).
+ */
+path: string, 
+/**
+ * What it does.
+ */
+kind: ChangeKindName, 
+/**
+ * The source of a rename.
+ */
+from: string | null, 
+/**
+ * True for a directory.
+ */
+isDir: boolean, 
+/**
+ * Bytes after the change.
+ */
+size: number | null, 
+/**
+ * Bytes of the folder's file before the change.
+ */
+baseSize: number | null, 
+/**
+ * Why committing it would overwrite something changed outside Folio, if it would.
+ */
+conflict: string | null, };
+
+export type TreeListParams = { 
+/**
+ * The directory (`/` for the top).
+ */
+path: string, };
+
+export type Badge = "added" | "modified" | "deleted" | "conflict";
+
+export type TreeEntry = { 
+/**
+ * The file or directory name.
+ */
+name: string, 
+/**
+ * The agent's path.
+ */
+path: string, 
+/**
+ * True for a directory.
+ */
+isDir: boolean, 
+/**
+ * Bytes (0 for directories).
+ */
+size: number, 
+/**
+ * The pending-change badge, if any.
+ */
+badge: Badge | null, };
+
+export type TreeListResponse = { 
+/**
+ * The directory listed.
+ */
+path: string, 
+/**
+ * Its rows.
+ */
+entries: Array<TreeEntry>, };
+
+export type FileReadParams = { 
+/**
+ * The agent's path.
+ */
+path: string, };
+
+export type FileReadResponse = { 
+/**
+ * The agent's path.
+ */
+path: string, 
+/**
+ * The file's size in bytes.
+ */
+size: number, 
+/**
+ * The media type guessed from the name and bytes.
+ */
+mediaType: string, 
+/**
+ * The text (up to the preview limit), or `None` for a binary file.
+ */
+text: string | null, 
+/**
+ * True when `text` stops at the preview limit.
+ */
+truncated: boolean, };
+
+export type CommitApplyParams = { 
+/**
+ * The changes to write (each path and everything below it).
+ */
+paths: Array<string>, 
+/**
+ * Conflicting paths whose agent version may overwrite the folder's.
+ */
+overwrite: Array<string>, };
+
+export type SkippedChange = { 
+/**
+ * The agent's path.
+ */
+path: string, 
+/**
+ * Why it was skipped.
+ */
+reason: string, };
+
+export type CommitApplyResponse = { 
+/**
+ * Files written into the folder.
+ */
+written: Array<string>, 
+/**
+ * Paths removed from the folder.
+ */
+removed: Array<string>, 
+/**
+ * Changes left pending because of conflicts.
+ */
+skipped: Array<SkippedChange>, 
+/**
+ * Changes still pending after the commit.
+ */
+pendingLeft: number, };
+
+export type DiscardApplyParams = { 
+/**
+ * The changes to drop (each path and everything below it).
+ */
+paths: Array<string>, };
+
+export type DiscardApplyResponse = { 
+/**
+ * The changes dropped.
+ */
+discarded: Array<string>, };
+
+export type ScriptInfo = { 
+/**
+ * The script's path (`/scripts/clean.js`).
+ */
+path: string, 
+/**
+ * Its file name.
+ */
+name: string, 
+/**
+ * Its one-line summary (the first sentence of its doc comment).
+ */
+summary: string, };
+
+export type ScriptsListResponse = { 
+/**
+ * Every script, by name.
+ */
+scripts: Array<ScriptInfo>, };
+
+export type ScriptsRunParams = { 
+/**
+ * The script's path.
+ */
+path: string, 
+/**
+ * The object its default export receives (`{}` when absent).
+ */
+args: Record<string, unknown> | null, };
+
+export type ScriptProgressNotification = { 
+/**
+ * The run's id.
+ */
+runId: string, 
+/**
+ * True for `console.error` / `console.warn`.
+ */
+isError: boolean, 
+/**
+ * The line.
+ */
+text: string, };
+
+export type ScriptsRunResponse = { 
+/**
+ * The script.
+ */
+path: string, 
+/**
+ * True when the default export returned without throwing.
+ */
+ok: boolean, 
+/**
+ * The result as text.
+ */
+resultText: string | null, 
+/**
+ * The error, when it failed.
+ */
+error: string | null, 
+/**
+ * Wall-clock milliseconds.
+ */
+durationMs: number, 
+/**
+ * Changes pending after the run.
+ */
+pending: number, };

@@ -1,0 +1,185 @@
+// Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`.
+// Do not edit by hand.
+
+export type PreviewKind = "image" | "video" | "audio" | "pdf" | "office" | "spreadsheet" | "csv" | "markdown" | "json" | "code" | "text" | "binary";
+
+export type PreviewInfoParams = { 
+/**
+ * The agent's path (`/out/chart.png`).
+ */
+path: string, };
+
+export type MediaProbe = { 
+/**
+ * The container (`mp4`, `webm`, `matroska`, `ogg`, `mp3`, `wav`, `flac`, `avi`, …).
+ */
+container: string, 
+/**
+ * The first video stream's codec (`h264`, `vp8`, `vp9`, `av1`, `hevc`, …), if any.
+ */
+videoCodec: string | null, 
+/**
+ * The first audio stream's codec (`aac`, `opus`, `vorbis`, `mp3`, `flac`, `pcm`, …), if any.
+ */
+audioCodec: string | null, 
+/**
+ * The media type with codecs to ask the webview about (`video/mp4; codecs="avc1.42E01E"`),
+ * or `None` when a codec is unknown (then only a transcode can play it).
+ */
+mime: string | null, 
+/**
+ * Seconds, when known.
+ */
+durationS: number | null, 
+/**
+ * Frame width and height, when known.
+ */
+width: number | null, 
+/**
+ * Frame height, when known.
+ */
+height: number | null, 
+/**
+ * `ffprobe` or `magic` (the container's own bytes, when ffprobe is missing).
+ */
+probedBy: string, 
+/**
+ * True when ffmpeg is here, so a webm preview can be made.
+ */
+canTranscode: boolean, 
+/**
+ * Why a transcode is impossible and the fix, when it is.
+ */
+transcodeFix: string | null, };
+
+export type PreviewInfoResponse = { 
+/**
+ * The agent's path.
+ */
+path: string, 
+/**
+ * Bytes.
+ */
+size: number, 
+/**
+ * The content's hash: the UI reloads a preview only when it changes.
+ */
+hash: string, 
+/**
+ * The media type by name and bytes.
+ */
+mediaType: string, 
+/**
+ * How to show it.
+ */
+kind: PreviewKind, 
+/**
+ * For video and audio: what it is and what can be done with it.
+ */
+media: MediaProbe | null, 
+/**
+ * Something the person should know before the preview loads (a missing tool and its fix).
+ */
+note: string | null, };
+
+export type PreviewTranscodeParams = { 
+/**
+ * The agent's path.
+ */
+path: string, };
+
+export type TranscodeProgressNotification = { 
+/**
+ * The agent's path.
+ */
+path: string, 
+/**
+ * 0 to 1, when the duration is known.
+ */
+fraction: number | null, 
+/**
+ * Seconds of output written so far.
+ */
+seconds: number, };
+
+export type PreviewTranscodeResponse = { 
+/**
+ * The agent's path.
+ */
+path: string, 
+/**
+ * `video/webm` or `audio/webm`, with codecs.
+ */
+mime: string, 
+/**
+ * Bytes of the preview.
+ */
+size: number, 
+/**
+ * True when it came from the cache (the same content was transcoded before).
+ */
+cached: boolean, 
+/**
+ * Milliseconds the transcode took (0 when cached).
+ */
+durationMs: number, };
+
+export type PreviewPagesParams = { 
+/**
+ * The agent's path.
+ */
+path: string, };
+
+export type PreviewPagesResponse = { 
+/**
+ * The agent's path.
+ */
+path: string, 
+/**
+ * How many pages.
+ */
+pageCount: number, 
+/**
+ * The first page's size in points (1/72 inch), for placeholders.
+ */
+pageSizePt: [number, number] | null, };
+
+export type PreviewTableParams = { 
+/**
+ * The agent's path.
+ */
+path: string, 
+/**
+ * The sheet of a workbook (`None`: the first).
+ */
+sheet: string | null, 
+/**
+ * Most rows to return (`None`: 500).
+ */
+limit: number | null, };
+
+export type PreviewTableResponse = { 
+/**
+ * The agent's path.
+ */
+path: string, 
+/**
+ * The workbook's sheets (empty for CSV).
+ */
+sheets: Array<string>, 
+/**
+ * The sheet shown (`None` for CSV).
+ */
+sheet: string | null, 
+/**
+ * The rows, the first usually the header; cells as text.
+ */
+rows: Array<Array<string>>, 
+/**
+ * Rows in the whole table or sheet.
+ */
+totalRows: number, 
+/**
+ * True when `rows` stops before `total_rows`.
+ */
+truncated: boolean, };
