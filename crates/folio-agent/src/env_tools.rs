@@ -169,10 +169,11 @@ impl Tools for EnvTools {
                     let attach = &result.data["attach"];
                     let image = attach["path"]
                         .as_str()
-                        .and_then(|p| folio_vfs::VPath::parse(p).ok())
-                        .and_then(|p| folio_vfs::Tree::read(self.env.tree(), &p).ok());
+                        .ok_or_else(|| "the result named no image path".to_string())
+                        .and_then(|p| folio_vfs::VPath::parse(p).map_err(|e| format!("{p}: {e}")))
+                        .and_then(|p| folio_vfs::Tree::read(self.env.tree(), &p).map_err(|e| format!("{p}: {e}")));
                     match image {
-                        Some(bytes) => ToolOutcome {
+                        Ok(bytes) => ToolOutcome {
                             ok: true,
                             content: result.message,
                             images: vec![crate::message::Image {
@@ -180,9 +181,12 @@ impl Tools for EnvTools {
                                 data: crate::vision::encode(&bytes),
                             }],
                         },
-                        None => ToolOutcome::text(
+                        Err(why) => ToolOutcome::text(
                             false,
-                            format!("{}\n(the image could not be read back to attach it)", result.message),
+                            format!(
+                                "{}\n(the image could not be read back to attach it: {why} — view it again with view_image)",
+                                result.message
+                            ),
                         ),
                     }
                 }

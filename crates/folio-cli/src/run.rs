@@ -66,9 +66,15 @@ pub(crate) fn run(a: RunArgs) -> Result<ExitCode> {
     } else if let Some(result) = &report.result_text {
         println!("{result}");
     }
-    let changed = env.overlay().and_then(|o| o.pending().ok()).is_some_and(|p| !p.is_empty());
-    if changed {
-        eprintln!("folio: the script's edits are pending — review them with `folio status {}`", a.folder.display());
+    match env.overlay().map(|o| o.pending()) {
+        Some(Ok(pending)) if !pending.is_empty() => {
+            eprintln!("folio: the script's edits are pending — review them with `folio status {}`", a.folder.display())
+        }
+        Some(Err(e)) => eprintln!(
+            "folio: the pending edits could not be listed ({e}) — check them with `folio status {}`",
+            a.folder.display()
+        ),
+        _ => {}
     }
     match &report.error {
         None => Ok(ExitCode::SUCCESS),

@@ -69,12 +69,23 @@ pub(crate) fn check(env: &Environment) -> Result<Vec<String>> {
         }
     }
     let path = VPath::parse(ADAPTERS_PATH)?;
-    let previous: BTreeMap<String, String> = tree
-        .read(&path)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-        .and_then(|v| serde_json::from_value(v["modules"].clone()).ok())
-        .unwrap_or_default();
+    // No record yet (a first start) means nothing to compare; a record that cannot be read is
+    // said, since skew would otherwise go unreported.
+    let previous: BTreeMap<String, String> = if tree.exists(&path)? {
+        let parsed = tree
+            .read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).map_err(|e| e.to_string()))
+            .and_then(|v| serde_json::from_value(v["modules"].clone()).map_err(|e| e.to_string()));
+        parsed.unwrap_or_else(|why| {
+            warnings.push(format!(
+                "{ADAPTERS_PATH} could not be read ({why}), so module version changes since the last start are not known — it is rewritten now; check scripts that import env: modules with run_tests"
+            ));
+            BTreeMap::new()
+        })
+    } else {
+        BTreeMap::new()
+    };
     for (name, version) in &registered {
         if let Some(before) = previous.get(name).filter(|before| *before != version) {
             let users = used.get(name).map(|p| format!(" Scripts that import it: {}.", named(p))).unwrap_or_default();

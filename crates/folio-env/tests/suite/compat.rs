@@ -66,10 +66,28 @@ fn unregistered_imports_and_contract_changes_are_reported() {
     assert!(warnings.contains("/scripts/report.js") && warnings.contains("/std/charts/index.d.ts"), "{warnings}");
     // Once recorded, the next start is quiet about it.
     let again = Environment::new(
-        folder,
+        folder.clone(),
         Some(state.path()),
         EnvOptions { engine: Some(engine_with("2")), ..Default::default() },
     )
     .unwrap();
     assert!(!again.warnings().join("\n").contains("changed its binding contract"), "{:?}", again.warnings());
+
+    // A record that cannot be read is said, not taken for a first start; it is rewritten.
+    again.tree().write(&p(folio_env::ADAPTERS_PATH), b"{ torn").unwrap();
+    drop(again);
+    let torn = Environment::new(
+        folder,
+        Some(state.path()),
+        EnvOptions { engine: Some(engine_with("2")), ..Default::default() },
+    )
+    .unwrap();
+    let warnings = torn.warnings().join("\n");
+    assert!(
+        warnings.contains("/.env/adapters.json could not be read (") && warnings.contains("it is rewritten now"),
+        "{warnings}"
+    );
+    let recorded: serde_json::Value =
+        serde_json::from_slice(&torn.tree().read(&p(folio_env::ADAPTERS_PATH)).unwrap()).unwrap();
+    assert_eq!(recorded["modules"]["charts"], "2");
 }
