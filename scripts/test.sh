@@ -11,6 +11,15 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace --no-fail-fast
 # The desktop app's end-to-end test: the real window under a virtual X server, driven through
-# WebKitGTK's WebDriver. Serial, and bounded so a stuck window cannot hang CI.
-FOLIO_E2E=1 FOLIO_E2E_OUT="${FOLIO_E2E_OUT:-$CARGO_TARGET_DIR/e2e}" timeout 1200 \
-  xvfb-run -a -s "-screen 0 1280x800x24" cargo test -p folio-desktop --test e2e -- --test-threads=1
+# WebKitGTK's WebDriver. Serial, and bounded so a stuck window cannot hang CI. The test binary is
+# the one the step above built: asking cargo for it again with another package or target selection
+# resolves features anew and compiles a second tree (8.5 minutes on a clean clone).
+e2e=$(cargo test --workspace --no-run --message-format=json 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "e2e" and m.get("executable"):
+        print(m["executable"])')
+[ -n "$e2e" ] || { echo "test.sh: the desktop e2e test binary was not built — hint: cargo test -p folio-desktop --test e2e --no-run shows why" >&2; exit 1; }
+(cd src-tauri && FOLIO_E2E=1 FOLIO_E2E_OUT="${FOLIO_E2E_OUT:-$CARGO_TARGET_DIR/e2e}" timeout 1200 \
+  xvfb-run -a -s "-screen 0 1280x800x24" "$e2e" --test-threads=1)

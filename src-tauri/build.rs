@@ -3,6 +3,16 @@
 
 use std::path::Path;
 use std::process::Command;
+use std::time::SystemTime;
+
+/// The newest modification time under `path` (a file, or a directory walked recursively).
+fn newest(path: &Path) -> Option<SystemTime> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_dir() {
+        return meta.modified().ok();
+    }
+    std::fs::read_dir(path).ok()?.flatten().filter_map(|entry| newest(&entry.path())).max()
+}
 
 fn npm(ui: &Path, args: &[&str]) -> Result<(), String> {
     let status =
@@ -22,11 +32,20 @@ fn main() -> Result<(), String> {
     let manifest = std::env::var("CARGO_MANIFEST_DIR")
         .map_err(|_| "CARGO_MANIFEST_DIR is unset — run this build through cargo".to_string())?;
     let ui = Path::new(&manifest).join("../ui");
-    for watched in ["src", "index.html", "package.json", "package-lock.json", "vite.config.ts"] {
+    for watched in ["src", "index.html", "package.json", "package-lock.json", "vite.config.ts", "dist/index.html"] {
         println!("cargo:rerun-if-changed={}", ui.join(watched).display());
     }
     println!("cargo:rerun-if-env-changed=FOLIO_SKIP_UI_BUILD");
-    if std::env::var_os("FOLIO_SKIP_UI_BUILD").is_none() {
+    // Each profile (clippy's check, the test build) runs this script on its own. A `ui/dist` newer
+    // than every source is left alone: rewriting it would make every other profile's build of
+    // this crate stale and compile it again.
+    let sources = ["src", "index.html", "package.json", "package-lock.json", "vite.config.ts"]
+        .iter()
+        .filter_map(|watched| newest(&ui.join(watched)))
+        .max();
+    let built = std::fs::metadata(ui.join("dist/index.html")).and_then(|m| m.modified()).ok();
+    let fresh = matches!((sources, built), (Some(sources), Some(built)) if built >= sources);
+    if std::env::var_os("FOLIO_SKIP_UI_BUILD").is_none() && !fresh {
         if !ui.join("node_modules/.bin/vite").exists() {
             npm(&ui, &["ci", "--no-audit", "--no-fund", "--silent"])?;
         }

@@ -154,6 +154,9 @@ fn jitter(max: u64) -> u64 {
 impl ModelClient {
     /// A client for `provider`.
     pub fn new(provider: Provider) -> Result<ModelClient, AgentError> {
+        // reqwest is built without a crypto provider; ring is the one the workspace already has.
+        // Installing fails harmlessly when the process chose one already.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(20))
             .build()
