@@ -327,6 +327,8 @@ use Family as F;
 use FileKind as K;
 use OfficeApp::{Calc, Impress, Writer};
 
+// One positional argument per column keeps each row of the table on one line.
+#[allow(clippy::too_many_arguments)]
 const fn row(
     kind: FileKind,
     label: &'static str,

@@ -113,7 +113,8 @@ fn each_kind_has_one_row_at_its_index_and_each_extension_one_kind() {
 
 #[test]
 fn lookups_by_extension_media_type_and_application() {
-    let cases: &[(&str, Option<(&str, Family, Option<OfficeApp>)>)] = &[
+    type Facts = (&'static str, Family, Option<OfficeApp>);
+    let cases: &[(&str, Option<Facts>)] = &[
         ("PDF", Some(("application/pdf", Family::Document, None))),
         (
             ".xlsx",
