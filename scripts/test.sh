@@ -9,6 +9,7 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/folio/target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
+cargo check -p folio-render --no-default-features
 cargo test --workspace --no-fail-fast
 # The desktop app's end-to-end test: the real window under a virtual X server, driven through
 # WebKitGTK's WebDriver. Serial, and bounded so a stuck window cannot hang CI. The test binary is

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use folio_env::{EnvOptions, Environment, OnProgress, ProgressLine, Stream};
+use folio_env::{EnvOptions, Environment, OnProgress, ProgressLine, Stream, Zone};
 use folio_vfs::{Change, ChangeKind, Kind, Selection, Tree, VPath};
 
 use crate::api::*;
@@ -61,6 +61,13 @@ pub(crate) fn badge(change: &Change) -> Badge {
         ChangeKind::Modified => Badge::Modified,
         ChangeKind::Deleted => Badge::Deleted,
     }
+}
+
+/// The tree's mark on the root of an environment zone the tree shows; `None` for everything else.
+pub(crate) fn tree_zone(path: &VPath) -> Option<TreeZone> {
+    Zone::at(path)
+        .filter(|z| z.in_tree())
+        .map(|z| TreeZone { holds: z.holds().to_string(), writable: z.agent_writable() })
 }
 
 /// Whether a file directly in `/scripts` is one `run_script` runs: a `.js` module that is not a
@@ -176,8 +183,9 @@ impl Session {
         Ok(StatusGetResponse { folder: Some(self.folder.display().to_string()), changes, conflicts, notice: None })
     }
 
-    /// One directory of the agent's view, with badges; `/.env` is hidden, and files the agent
-    /// deleted stay listed (badged) until the deletion is committed or discarded.
+    /// One directory of the agent's view, with badges; zones the tree does not show (`/.env`)
+    /// are hidden, the others' roots are marked (`zone`), and files the agent deleted stay
+    /// listed (badged) until the deletion is committed or discarded.
     pub fn list(&self, dir: &str) -> Result<TreeListResponse, String> {
         let at = vpath(dir)?;
         let dir = at.to_string();
@@ -185,14 +193,15 @@ impl Session {
         let changes = self.changes()?;
         let mut rows: Vec<TreeEntry> = entries
             .into_iter()
-            .filter(|e| !(dir == "/" && e.name == ".env"))
+            .filter(|e| !(dir == "/" && Zone::ALL.iter().any(|z| z.name() == e.name && !z.in_tree())))
             .map(|e| {
                 let path = if dir == "/" { format!("/{}", e.name) } else { format!("{dir}/{}", e.name) };
                 let is_dir = e.kind == Kind::Dir;
                 let own = changes.iter().find(|c| c.path.as_str() == path).map(badge);
                 let below = is_dir && changes.iter().any(|c| is_below(c.path.as_str(), &path));
                 let badge = own.or(if below { Some(Badge::Modified) } else { None });
-                TreeEntry { name: e.name, path, is_dir, size: e.size, badge }
+                let zone = VPath::parse(&path).ok().and_then(|p| tree_zone(&p));
+                TreeEntry { name: e.name, path, is_dir, size: e.size, badge, zone }
             })
             .collect();
         for change in changes.iter().filter(|c| matches!(c.kind, ChangeKind::Deleted)) {
@@ -200,7 +209,14 @@ impl Session {
             if parent(&path) == dir && !rows.iter().any(|r| r.path == path) {
                 let name = path.rsplit('/').next().unwrap_or_default().to_string();
                 let size = change.base_size.unwrap_or(0);
-                rows.push(TreeEntry { name, path, is_dir: change.is_dir, size, badge: Some(badge(change)) });
+                rows.push(TreeEntry {
+                    name,
+                    path,
+                    is_dir: change.is_dir,
+                    size,
+                    badge: Some(badge(change)),
+                    zone: None,
+                });
             }
         }
         rows.sort_by(|a, b| b.is_dir.cmp(&a.is_dir).then_with(|| a.name.cmp(&b.name)));

@@ -21,6 +21,32 @@ fn before_a_folder_is_open_status_is_empty_and_other_commands_say_what_to_do() {
 }
 
 #[test]
+fn the_tree_marks_environment_zones_apart_from_the_folders_own() {
+    let app = app();
+    let folder = tempfile::tempdir().unwrap();
+    common::write(folder.path());
+    let path = folder.path().display().to_string();
+    let _: FolderOpenResponse = call(&app, "folder_open", json!({"params": {"path": path}})).unwrap();
+    let tree: TreeListResponse = call(&app, "tree_list", json!({"params": {"path": "/"}})).unwrap();
+    let zoned: Vec<(&str, bool)> =
+        tree.entries.iter().filter_map(|e| e.zone.as_ref().map(|z| (e.path.as_str(), z.writable))).collect();
+    assert_eq!(
+        zoned,
+        [("/skills", false), ("/std", false), ("/tmp", true)],
+        "zones are marked, the folder's own are not"
+    );
+    let std = tree.entries.iter().find(|e| e.path == "/std").unwrap();
+    assert!(std.zone.as_ref().unwrap().holds.contains("module documentation"), "{std:?}");
+    for own in ["scripts", "notes.txt"] {
+        assert!(tree.entries.iter().any(|e| e.name == own && e.zone.is_none()), "{own}: {:?}", tree.entries);
+    }
+    assert!(!tree.entries.iter().any(|e| e.name == ".env"), "/.env is not in the tree");
+    // Below a zone's root, rows are plain.
+    let inside: TreeListResponse = call(&app, "tree_list", json!({"params": {"path": "/std"}})).unwrap();
+    assert!(inside.entries.iter().all(|e| e.zone.is_none()), "{:?}", inside.entries);
+}
+
+#[test]
 fn opening_a_missing_folder_says_so() {
     let app = app();
     let err =

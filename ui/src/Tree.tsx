@@ -1,4 +1,6 @@
-// The folder as the agent sees it, one directory level at a time, with pending-change badges; a
+// The folder as the agent sees it, one directory level at a time, with pending-change badges; the
+// environment's zones (/tmp, /std, /skills: never part of a commit) listed apart, after the
+// person's folders, in a muted "Environment" group; a
 // filter box that searches every path; /out and /scripts pinned at the top; and, on the selected
 // row, open with the default application or reveal in the file manager (a file that exists only
 // in Folio is opened as a temporary copy, and the notice says so).
@@ -41,8 +43,9 @@ function Row({ entry: e, depth, open, onToggle, showPath, ...props }: RowProps) 
   };
   return (
     <div
-      class={`row ${props.selected === e.path ? "selected" : ""} ${e.badge === "deleted" ? "gone" : ""}`}
+      class={`row ${props.selected === e.path ? "selected" : ""} ${e.badge === "deleted" ? "gone" : ""} ${e.zone ? "zone" : ""}`}
       data-path={e.path}
+      title={e.zone ? `${e.path} ${e.zone.holds}${e.zone.writable ? "" : " (read-only)"} — kept by the environment, never committed` : undefined}
       style={{ paddingLeft: `${8 + depth * 14}px` }}
       onClick={() => (e.isDir ? onToggle() : props.onSelect(e.path))}
     >
@@ -76,15 +79,25 @@ function Dir(props: Inner & { path: string; depth: number }) {
       .catch((e) => props.onError(message(e)));
   }, [props.path, props.version]);
   if (!entries) return null;
+  const item = (e: TreeEntry) => (
+    <li key={e.path}>
+      <Row {...props} entry={e} depth={props.depth} open={!!open[e.path]} onToggle={() => setOpen({ ...open, [e.path]: !open[e.path] })} />
+      {e.isDir && open[e.path] && <Dir {...props} path={e.path} depth={props.depth + 1} />}
+    </li>
+  );
+  const zones = entries.filter((e) => e.zone);
   return (
-    <ul class="tree-level">
-      {entries.map((e) => (
-        <li key={e.path}>
-          <Row {...props} entry={e} depth={props.depth} open={!!open[e.path]} onToggle={() => setOpen({ ...open, [e.path]: !open[e.path] })} />
-          {e.isDir && open[e.path] && <Dir {...props} path={e.path} depth={props.depth + 1} />}
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul class="tree-level">{entries.filter((e) => !e.zone).map(item)}</ul>
+      {zones.length > 0 && (
+        <div class="tree-zones" id="tree-zones">
+          <h3 class="zone-heading" title="Kept by the environment in Folio's state directory, never part of a commit">
+            Environment
+          </h3>
+          <ul class="tree-level">{zones.map(item)}</ul>
+        </div>
+      )}
+    </>
   );
 }
 

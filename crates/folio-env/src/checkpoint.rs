@@ -64,9 +64,10 @@ fn blob_path(hash: &str) -> Result<VPath> {
 
 /// The files a checkpoint covers, as they are now.
 fn captured(env: &Environment) -> Result<Vec<VPath>> {
-    let excluded: Vec<VPath> = ["/.env", "/std", "/skills"]
-        .iter()
-        .filter_map(|p| VPath::parse(p).ok())
+    let excluded: Vec<VPath> = crate::zone::Zone::ALL
+        .into_iter()
+        .filter(|z| !z.agent_writable())
+        .filter_map(|z| z.root().ok())
         .chain(env.gateway.read_only().iter().cloned())
         .collect();
     Ok(env.tree().walk(&VPath::root())?.into_iter().filter(|p| !excluded.iter().any(|z| p.is_under(z))).collect())

@@ -11,10 +11,11 @@ use folio_script::{Engine, ModuleRegistry, OnProgress, ScriptLimits};
 
 use crate::gateway::{AcceptScripts, Gateway, Limits, ScriptValidator};
 use crate::host::{Asker, FileHandler, OnVerb, Presented, Presenter};
+use crate::host_dir_tree::HostDirTree;
 use crate::mounts::MountTree;
 use crate::repeat::RepeatTracker;
 use crate::scripts::{EngineValidator, Scripts};
-use crate::zones::HostDirTree;
+use crate::zone::Zone;
 
 /// How to build an [`Environment`].
 #[derive(Clone, Default)]
@@ -88,12 +89,14 @@ impl Environment {
                 None => Arc::new(MemTree::new()),
             })
         };
-        let zones: Vec<(VPath, Arc<dyn Tree>)> = vec![
-            (VPath::parse("/tmp")?, persistent("tmp")?),
-            (VPath::parse("/std")?, Arc::new(MemTree::new())),
-            (VPath::parse("/skills")?, Arc::new(MemTree::new())),
-            (VPath::parse("/.env")?, persistent("dotenv")?),
-        ];
+        let mut zones: Vec<(VPath, Arc<dyn Tree>)> = Vec::new();
+        for zone in Zone::ALL {
+            let tree = match zone.row().state_subdir {
+                Some(sub) => persistent(sub)?,
+                None => Arc::new(MemTree::new()),
+            };
+            zones.push((zone.root()?, tree));
+        }
         let tree = Arc::new(MountTree::new(folder, zones));
         let scripts = (!opts.no_scripts).then(|| {
             let engine = opts.engine.clone().unwrap_or_else(|| {

@@ -194,15 +194,9 @@ impl Gateway {
         if path.is_root() {
             return Err(EnvError::Root { op });
         }
-        let zones: [(&str, &str); 3] = [
-            ("/.env", "is maintained by the environment (run history, file versions, checkpoints)"),
-            ("/std", "holds the generated module documentation"),
-            ("/skills", "holds the environment's worked recipes"),
-        ];
-        for (zone, why) in zones {
-            if path.is_under(&VPath::parse(zone)?) {
-                return Err(EnvError::EnvZone { op, path: path.clone(), zone, why, name: path.name().to_owned() });
-            }
+        if let Some(zone) = crate::zone::Zone::of(path).filter(|z| !z.agent_writable()) {
+            let (zone, why) = (zone.path(), zone.holds());
+            return Err(EnvError::EnvZone { op, path: path.clone(), zone, why, name: path.name().to_owned() });
         }
         if let Some(zone) = self.read_only.iter().find(|z| path.is_under(z)) {
             return Err(EnvError::ReadOnlyPath {
@@ -504,12 +498,11 @@ impl Gateway {
     /// a taken name becomes `name-2.ext`, `name-3.ext`, … Read-only paths are open to it (seeding
     /// reference material is the point); environment zones are not. Returns where it landed.
     pub fn mount(&self, dir: &VPath, name: &str, data: &[u8]) -> Result<VPath> {
-        for zone in ["/.env", "/std", "/skills"] {
-            if dir.is_under(&VPath::parse(zone)?) {
-                return Err(EnvError::refused(format!(
-                    "cannot mount into {dir}: {zone} is maintained by the environment — mount into /inbox (or another folder path) instead"
-                )));
-            }
+        if let Some(zone) = crate::zone::Zone::of(dir).filter(|z| !z.agent_writable()) {
+            return Err(EnvError::refused(format!(
+                "cannot mount into {dir}: {} is maintained by the environment — mount into /inbox (or another folder path) instead",
+                zone.path()
+            )));
         }
         let _guard = take(&self.lock);
         let first = dir.join(name)?;

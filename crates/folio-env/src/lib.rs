@@ -64,6 +64,7 @@ mod error;
 mod format;
 mod gateway;
 mod host;
+mod host_dir_tree;
 mod jsonl;
 mod media;
 mod mounts;
@@ -75,7 +76,7 @@ mod scripts;
 mod tools;
 pub mod verbs;
 mod versions;
-mod zones;
+mod zone;
 
 pub use compat::ADAPTERS_PATH;
 pub use docs::preamble;
@@ -88,14 +89,15 @@ pub use host::{
     Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, RenderedPage, Sight, VerbEvent,
     Vision,
 };
+pub use host_dir_tree::HostDirTree;
 pub use jsonl::run_jsonl;
 pub use media::{media_type, sniff};
-pub use mounts::{ENV_ZONES, MountTree};
+pub use mounts::MountTree;
 pub use runlog::RunRecord;
 pub use scripts::{EngineValidator, RunReport};
 pub use tools::{Status, ToolDef, ToolResult};
 pub use versions::{Revision, Ring, Side, Versions};
-pub use zones::HostDirTree;
+pub use zone::{ZONES, Zone, ZoneRow};
 
 /// Appends a run to `/.env/history.jsonl` (for the script runner).
 pub fn record_run(env: &Environment, record: &RunRecord) -> Result<()> {

@@ -1,6 +1,6 @@
 //! The mount table: one [`Tree`] that is the agent's `/`.
 //!
-//! Paths under an environment zone (`/tmp`, `/std`, `/skills`, `/.env`) go to that zone's own
+//! Paths under an environment zone (`crate::zone`: `/tmp`, `/std`, `/skills`, `/.env`) go to that zone's own
 //! tree, rebased so the zone root is the zone tree's `/`; every other path goes to the folder's
 //! tree. `list("/")` merges the folder's top level with the zone roots. A folder entry that has a
 //! zone's name is shadowed here (the zone wins); [`MountTree::shadowed`] reports it so the
@@ -27,9 +27,6 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use folio_vfs::{DirEntry, Kind, Stat, Tree, VPath, VfsError};
-
-/// The environment-owned zones, in the order orientation lists them.
-pub const ENV_ZONES: [&str; 4] = ["/tmp", "/std", "/skills", "/.env"];
 
 /// The composite tree: a folder with zone trees mounted over it.
 pub struct MountTree {

@@ -57,7 +57,8 @@ pub fn build(env: &Environment) -> String {
         out.push('\n');
     }
     out.push_str("- `/std` and `/skills` — generated documentation and recipes (read-only)\n- `/.env` — run history, undo versions, checkpoints (read-only)\n");
-    let known: Vec<&str> = ["inbox", "scripts", "out", "tmp", "std", "skills", ".env"].to_vec();
+    let zones = crate::zone::Zone::ALL.map(crate::zone::Zone::name);
+    let known: Vec<&str> = ["inbox", "scripts", "out"].into_iter().chain(zones).collect();
     let others: Vec<String> = tree
         .list(&VPath::root())
         .unwrap_or_default()

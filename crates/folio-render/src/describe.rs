@@ -1,34 +1,26 @@
 //! `describe` summaries: what a file is and what is in it, cheaply. PDFs through PDFium (page
 //! count, page size, metadata, a text sample, encryption), images from their headers, Office
-//! files from their ZIP structure alone (no LibreOffice). A file is claimed by magic bytes first,
-//! then by extension.
+//! files from their ZIP structure alone (no LibreOffice; legacy OLE and RTF files are named, not
+//! read). Which files are claimed is the workspace's kind table (`folio_kinds`): magic bytes
+//! first, then the extension.
 
+use folio_kinds::{FileKind, Handler, extension};
 use serde_json::{Value, json};
 
 use crate::error::{RenderError, Result};
-use crate::images::{self, ImageFormat};
-use crate::rasterize::{Renderer, extension};
+use crate::images;
+use crate::rasterize::Renderer;
 use crate::zipdir;
 
-/// The formats [`describe`] claims by extension.
-pub const EXTENSIONS: &[&str] =
-    &["pdf", "png", "jpg", "jpeg", "gif", "webp", "docx", "xlsx", "pptx", "odt", "ods", "odp"];
-
-/// What [`describe`] would treat a file as, or `None` when it does not claim it.
+/// What [`describe`] would treat a file as (`pdf`, `image` or `office`), or `None` when it does
+/// not claim it: the kinds the workspace's table gives to `env:render` or `env:images`.
 pub fn claim(name: &str, bytes: &[u8]) -> Option<&'static str> {
     let head = &bytes[..bytes.len().min(1024)];
-    if head.starts_with(b"%PDF-") {
-        return Some("pdf");
-    }
-    if ImageFormat::sniff(bytes).is_some() {
-        return Some("image");
-    }
-    let ext = extension(name).unwrap_or_default();
-    match ext.as_str() {
-        "pdf" => Some("pdf"),
-        "png" | "jpg" | "jpeg" | "gif" | "webp" => Some("image"),
-        "docx" | "xlsx" | "pptx" | "odt" | "ods" | "odp" => Some("office"),
-        _ => None,
+    let kind = FileKind::detect(name, head)?;
+    match kind.handler()? {
+        Handler::Images => Some("image"),
+        Handler::Render if kind == FileKind::Pdf => Some("pdf"),
+        Handler::Render => Some("office"),
     }
 }
 
@@ -52,10 +44,14 @@ pub fn describe(renderer: &Renderer, name: &str, bytes: &[u8]) -> Result<Value> 
             Ok(v)
         }
         Some(_) => describe_office(name, bytes),
-        None => Err(RenderError::Unsupported {
-            path: name.to_string(),
-            why: "describe handles PDF, PNG/JPEG/GIF/WebP and Office (docx, xlsx, pptx, odt, ods, odp) files".into(),
-        }),
+        None => {
+            let mut exts = Handler::Render.extensions();
+            exts.extend(Handler::Images.extensions());
+            Err(RenderError::Unsupported {
+                path: name.to_string(),
+                why: format!("describe handles PDF, images and Office files (.{})", exts.join(" .")),
+            })
+        }
     }
 }
 
@@ -111,10 +107,24 @@ fn unescape(s: &str) -> String {
 
 /// Summarises an Office file from its ZIP entries and small XML parts.
 pub fn describe_office(name: &str, bytes: &[u8]) -> Result<Value> {
+    let named = FileKind::from_name(name);
+    let format = extension(name).unwrap_or_default();
+    if bytes.starts_with(b"{\\rtf") {
+        return Ok(json!({"kind": "office", "format": "rtf", "container": "rtf", "bytes": bytes.len()}));
+    }
+    let legacy = matches!(named, Some(FileKind::Doc | FileKind::Xls | FileKind::Ppt));
+    if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) && legacy {
+        return Ok(json!({
+            "kind": "office",
+            "format": format,
+            "container": "ole",
+            "note": "a legacy binary Office file: describe reads no more of it without LibreOffice; rasterize it (env:render) to see its pages",
+        }));
+    }
     if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
         return Ok(json!({
             "kind": "office",
-            "format": extension(name).unwrap_or_default(),
+            "format": format,
             "container": "ole",
             "encrypted": true,
             "note": "an OLE container under an Office extension: a password-protected document (or a legacy .doc/.xls/.ppt renamed); its contents cannot be read without the password",
@@ -124,13 +134,13 @@ pub fn describe_office(name: &str, bytes: &[u8]) -> Result<Value> {
     let has = |n: &str| entries.iter().any(|e| e.name == n);
     let part =
         |n: &str| zipdir::read(bytes, &entries, n, 8 << 20).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
-    let numbered = |prefix: &str| {
+    let numbered = |prefix: &str, suffix: &str| {
         entries
             .iter()
             .filter(|e| {
                 e.name
                     .strip_prefix(prefix)
-                    .and_then(|r| r.strip_suffix(".xml"))
+                    .and_then(|r| r.strip_suffix(suffix))
                     .is_some_and(|n| n.parse::<u32>().is_ok())
             })
             .count()
@@ -140,6 +150,8 @@ pub fn describe_office(name: &str, bytes: &[u8]) -> Result<Value> {
         "docx"
     } else if has("xl/workbook.xml") {
         "xlsx"
+    } else if has("xl/workbook.bin") {
+        "xlsb"
     } else if has("ppt/presentation.xml") {
         "pptx"
     } else if has("mimetype") {
@@ -168,13 +180,14 @@ pub fn describe_office(name: &str, bytes: &[u8]) -> Result<Value> {
             }
         }
         "xlsx" => {
-            v["sheets"] = json!(numbered("xl/worksheets/sheet"));
+            v["sheets"] = json!(numbered("xl/worksheets/sheet", ".xml"));
             if let Some(wb) = part("xl/workbook.xml") {
                 v["sheetNames"] =
                     json!(attr_values(&wb, "sheet", "name").into_iter().map(unescape).collect::<Vec<_>>());
             }
         }
-        "pptx" => v["slides"] = json!(numbered("ppt/slides/slide")),
+        "xlsb" => v["sheets"] = json!(numbered("xl/worksheets/sheet", ".bin")),
+        "pptx" => v["slides"] = json!(numbered("ppt/slides/slide", ".xml")),
         _ => {}
     }
     let mut props = serde_json::Map::new();

@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::office::OfficeApp;
+use folio_kinds::OfficeApp;
 
 /// The operating-system family whose conventions apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

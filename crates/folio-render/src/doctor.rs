@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::discovery::{HostPaths, NotFound, Tool, find_tool};
-use crate::office::{OfficeApp, find_soffice, installed_apps};
+use folio_kinds::OfficeApp;
+
+use crate::office::{find_soffice, installed_apps};
 use crate::rasterize::Renderer;
 
 /// How long a `--version` probe may take before the doctor gives up on it.
@@ -140,7 +142,8 @@ fn office_row(renderer: &Renderer) -> Capability {
             format!("{} ({version}; {}) — Office files render", path.display(), have.join(", ")),
         );
     }
-    let refused: Vec<String> = missing.iter().map(|a| format!("{} files need {}", extensions(*a), a.label())).collect();
+    let refused: Vec<String> =
+        missing.iter().map(|a| format!("{} files need {}", a.extension_list(), a.label())).collect();
     Capability::fail(
         "libreoffice",
         false,
@@ -152,14 +155,6 @@ fn office_row(renderer: &Renderer) -> Capability {
         ),
         platform.office_fix(&missing),
     )
-}
-
-fn extensions(app: OfficeApp) -> &'static str {
-    match app {
-        OfficeApp::Writer => ".docx/.odt/.doc/.rtf",
-        OfficeApp::Calc => ".xlsx/.ods/.xls",
-        OfficeApp::Impress => ".pptx/.odp/.ppt",
-    }
 }
 
 fn tool_row(tool: Tool, host: &HostPaths) -> Capability {

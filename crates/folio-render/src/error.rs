@@ -50,9 +50,7 @@ pub enum RenderError {
     #[error("{0}")]
     BadOption(String),
     /// The file is of a kind this module does not handle. The script picks another module.
-    #[error(
-        "cannot render {path}: {why} — hint: supported are PDF (.pdf), Office (.docx .xlsx .pptx .odt .ods .odp .doc .xls .ppt .rtf) and images (.png .jpg .jpeg .gif .webp)"
-    )]
+    #[error("cannot render {path}: {why} — hint: supported are {}", supported())]
     Unsupported {
         /// The file.
         path: String,
@@ -141,3 +139,14 @@ impl RenderError {
 
 /// Shorthand for results of this crate.
 pub type Result<T, E = RenderError> = std::result::Result<T, E>;
+
+/// The kinds rasterize renders, from the workspace's kind table: `PDF (.pdf), Office (.docx …)
+/// and images (.png …)`.
+fn supported() -> String {
+    use folio_kinds::{FileKind, Handler};
+    let dotted = |kinds: Vec<FileKind>| {
+        kinds.iter().flat_map(|k| k.extensions()).map(|e| format!(".{e}")).collect::<Vec<_>>().join(" ")
+    };
+    let office: Vec<FileKind> = Handler::Render.kinds().filter(|k| k.office().is_some()).collect();
+    format!("PDF (.pdf), Office ({}) and images ({})", dotted(office), dotted(Handler::Images.kinds().collect()))
+}

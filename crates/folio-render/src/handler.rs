@@ -1,17 +1,24 @@
-//! `describe` handlers for folio-env's registry: [`RenderHandler`] claims PDFs (by `%PDF`) and
-//! Office files (by extension) for `env:render`; [`ImagesHandler`] claims PNG, JPEG, GIF and WebP
-//! (by magic, then extension) for `env:images`. Both delegate to [`crate::describe`];
-//! [`RenderHandler`] also renders pages for `view_image`.
+//! `describe` handlers for folio-env's registry: [`RenderHandler`] claims PDFs and Office files
+//! for `env:render`, [`ImagesHandler`] PNG, JPEG, GIF and WebP for `env:images` — the extensions
+//! and signatures the workspace's kind table (`folio_kinds`) gives each [`Handler`]. Both
+//! delegate to [`crate::describe`]; [`RenderHandler`] also renders pages for `view_image`.
 
 use std::sync::Arc;
 
 use folio_env::{FileHandler, Magic, RenderedPage};
+use folio_kinds::Handler;
 use folio_vfs::VPath;
 
 use crate::rasterize::{Pages, RasterOptions, Renderer};
 
-fn ext(list: &[&str]) -> Vec<String> {
-    list.iter().map(|e| format!(".{e}")).collect()
+/// The handler's extensions, with dots.
+fn extensions(handler: Handler) -> Vec<String> {
+    handler.extensions().iter().map(|e| format!(".{e}")).collect()
+}
+
+/// The handler's identifying signatures.
+fn magic(handler: Handler) -> Vec<Magic> {
+    handler.signatures().into_iter().map(|(offset, bytes)| Magic { offset, bytes: bytes.to_vec() }).collect()
 }
 
 /// PDFs and Office documents, summarised for `describe` and marked "open with env:render".
@@ -28,16 +35,16 @@ impl RenderHandler {
 
 impl FileHandler for RenderHandler {
     fn module(&self) -> &str {
-        "render"
+        Handler::Render.module()
     }
     fn description(&self) -> &str {
         "PDF and Office documents: page count, page size, metadata, text sample; rasterize pages to look at them"
     }
     fn extensions(&self) -> Vec<String> {
-        ext(&["pdf", "docx", "xlsx", "pptx", "odt", "ods", "odp"])
+        extensions(Handler::Render)
     }
     fn magic(&self) -> Vec<Magic> {
-        vec![Magic { offset: 0, bytes: b"%PDF-".to_vec() }]
+        magic(Handler::Render)
     }
     fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
         crate::describe::describe(&self.renderer, path.as_str(), bytes).map_err(|e| e.to_string())
@@ -69,21 +76,16 @@ impl ImagesHandler {
 
 impl FileHandler for ImagesHandler {
     fn module(&self) -> &str {
-        "images"
+        Handler::Images.module()
     }
     fn description(&self) -> &str {
         "PNG, JPEG, GIF and WebP images: size, EXIF orientation, animation; resize, crop, rotate, convert"
     }
     fn extensions(&self) -> Vec<String> {
-        ext(&["png", "jpg", "jpeg", "gif", "webp"])
+        extensions(Handler::Images)
     }
     fn magic(&self) -> Vec<Magic> {
-        vec![
-            Magic { offset: 0, bytes: b"\x89PNG\r\n\x1a\n".to_vec() },
-            Magic { offset: 0, bytes: vec![0xFF, 0xD8, 0xFF] },
-            Magic { offset: 0, bytes: b"GIF8".to_vec() },
-            Magic { offset: 8, bytes: b"WEBP".to_vec() },
-        ]
+        magic(Handler::Images)
     }
     fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
         crate::describe::describe(&self.renderer, path.as_str(), bytes).map_err(|e| e.to_string())

@@ -49,17 +49,14 @@ impl ImageFormat {
     }
 
     /// Sniffs the format from magic bytes.
+    /// (The signatures are the workspace's kind table's.)
     pub fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
-        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-            Some(ImageFormat::Png)
-        } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-            Some(ImageFormat::Jpeg)
-        } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
-            Some(ImageFormat::Gif)
-        } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-            Some(ImageFormat::Webp)
-        } else {
-            None
+        match folio_kinds::FileKind::from_magic(bytes)? {
+            folio_kinds::FileKind::Png => Some(ImageFormat::Png),
+            folio_kinds::FileKind::Jpeg => Some(ImageFormat::Jpeg),
+            folio_kinds::FileKind::Gif => Some(ImageFormat::Gif),
+            folio_kinds::FileKind::Webp => Some(ImageFormat::Webp),
+            _ => None,
         }
     }
 

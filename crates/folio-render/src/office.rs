@@ -19,63 +19,8 @@ use std::time::{Duration, Instant};
 use crate::discovery::{HostPaths, describe_tried, first_existing, soffice_candidates};
 use crate::error::{RenderError, Result};
 
-/// Office extensions LibreOffice converts.
-pub const OFFICE_EXTENSIONS: &[&str] = &["docx", "xlsx", "pptx", "odt", "ods", "odp", "doc", "xls", "ppt", "rtf"];
-
-/// The LibreOffice application that opens a kind of document. On Debian each is its own package
-/// (Writer alone opens no workbook or deck), so a refusal names the one the document needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OfficeApp {
-    /// Text documents: .docx .doc .odt .rtf.
-    Writer,
-    /// Spreadsheets: .xlsx .xls .ods.
-    Calc,
-    /// Presentations: .pptx .ppt .odp.
-    Impress,
-}
-
-impl OfficeApp {
-    /// Every application, in the order rows and fixes list them.
-    pub const ALL: [OfficeApp; 3] = [OfficeApp::Writer, OfficeApp::Calc, OfficeApp::Impress];
-
-    /// The application for a file name, by extension (Writer when it is not a sheet or a deck).
-    pub fn of(name: &str) -> OfficeApp {
-        match crate::rasterize::extension(name).as_deref() {
-            Some("xlsx" | "xls" | "ods") => OfficeApp::Calc,
-            Some("pptx" | "ppt" | "odp") => OfficeApp::Impress,
-            _ => OfficeApp::Writer,
-        }
-    }
-
-    /// `Writer`, `Calc` or `Impress`.
-    pub fn label(self) -> &'static str {
-        match self {
-            OfficeApp::Writer => "Writer",
-            OfficeApp::Calc => "Calc",
-            OfficeApp::Impress => "Impress",
-        }
-    }
-
-    /// The Debian package that provides it without a GUI.
-    pub fn debian_package(self) -> &'static str {
-        match self {
-            OfficeApp::Writer => "libreoffice-writer-nogui",
-            OfficeApp::Calc => "libreoffice-calc-nogui",
-            OfficeApp::Impress => "libreoffice-impress-nogui",
-        }
-    }
-
-    /// The configuration file an installed application leaves in LibreOffice's registry
-    /// directory (`share/registry` on Linux and Windows, `Contents/Resources/registry` on macOS).
-    fn registry_file(self) -> &'static str {
-        match self {
-            OfficeApp::Writer => "writer.xcd",
-            OfficeApp::Calc => "calc.xcd",
-            OfficeApp::Impress => "impress.xcd",
-        }
-    }
-}
+/// The LibreOffice application of a kind of document lives in the workspace's file-kind table.
+pub use folio_kinds::OfficeApp;
 
 /// The applications installed with the LibreOffice whose executable is `soffice` (symbolic
 /// links followed), read from its registry directory. `None` when that directory is not where

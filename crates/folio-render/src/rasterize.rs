@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use folio_kinds::{FileKind, Handler, OfficeApp};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::discovery::HostPaths;
 use crate::error::{RenderError, Result};
 use crate::images::{self, FORMAT_NAMES, ImageFormat, ImageLimits};
-use crate::office::{self, OFFICE_EXTENSIONS};
+use crate::office;
 use crate::ops;
 use crate::pdf::{PageRequest, PdfEngine, Size};
 
@@ -29,37 +30,28 @@ pub enum DocKind {
     Image,
 }
 
-/// The lowercase extension of a file name.
-pub fn extension(name: &str) -> Option<String> {
-    let file = name.rsplit(['/', '\\']).next()?;
-    file.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
-}
-
-/// Classifies a file: magic bytes first, then the extension.
+/// Classifies a file by the workspace's kind table (magic bytes first, then the extension). A
+/// kind is rendered only when its bytes agree: a `.docx` must be a ZIP (or an OLE container, as
+/// an encrypted one is), a `.pdf` must carry `%PDF-`.
 pub fn classify(name: &str, bytes: &[u8]) -> Result<DocKind> {
     let head = &bytes[..bytes.len().min(1024)];
-    if head.windows(5).any(|w| w == b"%PDF-") {
-        return Ok(DocKind::Pdf);
+    let kind = FileKind::detect(name, head);
+    if let Some(kind) = kind.filter(|k| k.confirmed_by(head)) {
+        match (kind, kind.handler()) {
+            (FileKind::Pdf, _) => return Ok(DocKind::Pdf),
+            (_, Some(Handler::Images)) => return Ok(DocKind::Image),
+            _ if kind.office().is_some() => return Ok(DocKind::Office),
+            _ => {}
+        }
     }
-    if ImageFormat::sniff(bytes).is_some() {
-        return Ok(DocKind::Image);
-    }
-    let ext = extension(name).unwrap_or_default();
-    let office_ext = OFFICE_EXTENSIONS.contains(&ext.as_str());
-    let office_magic = bytes.starts_with(b"PK\x03\x04")
-        || bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0])
-        || bytes.starts_with(b"{\\rtf");
-    if office_ext && office_magic {
-        return Ok(DocKind::Office);
-    }
-    let why = if bytes.is_empty() {
-        "the file is empty".to_string()
-    } else if office_ext {
-        format!("it is named .{ext} but its bytes are not an Office document (no ZIP, OLE or RTF signature)")
-    } else if ext == "pdf" {
-        "it is named .pdf but has no %PDF- header (damaged or not a PDF)".to_string()
-    } else {
-        "its bytes match no supported format".to_string()
+    let ext = folio_kinds::extension(name).unwrap_or_default();
+    let why = match kind {
+        _ if bytes.is_empty() => "the file is empty".to_string(),
+        Some(k) if k.office().is_some() => {
+            format!("it is named .{ext} but its bytes are not an Office document (no ZIP, OLE or RTF signature)")
+        }
+        Some(FileKind::Pdf) => "it is named .pdf but has no %PDF- header (damaged or not a PDF)".to_string(),
+        _ => "its bytes match no supported format".to_string(),
     };
     Err(RenderError::Unsupported { path: name.to_string(), why })
 }
@@ -295,7 +287,7 @@ impl Renderer {
                 self.pdf_pages(&engine, name, bytes, opts, DocKind::Pdf, sink)
             }
             DocKind::Office => {
-                let app = office::OfficeApp::of(name);
+                let app = FileKind::detect(name, bytes).and_then(FileKind::office).unwrap_or(OfficeApp::Writer);
                 let soffice = office::find_soffice_for(name, app, self.soffice_path.as_deref(), &self.host)?;
                 if bytes.starts_with(b"PK\x03\x04")
                     && let Err(detail) = crate::zipdir::entries(bytes)

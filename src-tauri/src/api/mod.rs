@@ -124,6 +124,19 @@ pub struct TreeEntry {
     pub size: u64,
     /// The pending-change badge, if any.
     pub badge: Option<Badge>,
+    /// Set on the root of an environment zone (`/tmp`, `/std`, `/skills`): not one of the
+    /// person's folders, never part of a commit, listed apart.
+    pub zone: Option<TreeZone>,
+}
+
+/// What the tree says about an environment zone's row.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TreeZone {
+    /// What the zone holds ("holds the generated module documentation").
+    pub holds: String,
+    /// True when the agent may change what is in it.
+    pub writable: bool,
 }
 
 /// The rows of one directory: directories first, then files, each sorted by name.
@@ -285,6 +298,7 @@ fn core_decls() -> Vec<String> {
         PendingChange::decl(),
         TreeListParams::decl(),
         Badge::decl(),
+        TreeZone::decl(),
         TreeEntry::decl(),
         TreeListResponse::decl(),
         FileReadParams::decl(),

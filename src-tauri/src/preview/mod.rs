@@ -19,6 +19,7 @@ pub mod transcode;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use folio_env::Zone;
 use folio_render::{HostPaths, Renderer};
 use folio_vfs::{Tree, VPath, VfsError};
 
@@ -184,19 +185,19 @@ impl Previews {
     }
 }
 
-/// Parses a path the UI or the scheme sent, refusing the environment's private zone.
+/// Parses a path the UI or the scheme sent, refusing a zone the webview is never served
+/// (`/.env`, by the zone table).
 pub fn checked_path(raw: &str) -> Result<VPath, PreviewError> {
     let at = VPath::parse(raw).map_err(|e| PreviewError::BadPath { raw: raw.to_string(), why: e.to_string() })?;
-    let path = at.to_string();
-    if path == "/.env" || path.starts_with("/.env/") {
-        return Err(PreviewError::Private { path });
+    if Zone::of(&at).is_some_and(|z| !z.served()) {
+        return Err(PreviewError::Private { path: at.to_string() });
     }
     Ok(at)
 }
 
 /// True for paths in an environment zone (`/tmp`, `/std`, …), which never reach the folder.
-fn in_zone(path: &str) -> bool {
-    folio_env::ENV_ZONES.iter().any(|zone| path == *zone || path.strip_prefix(zone).is_some_and(|r| r.starts_with('/')))
+fn in_zone(path: &VPath) -> bool {
+    Zone::of(path).is_some()
 }
 
 /// Reads a file's bytes: the agent's view, or the folder's committed version.
@@ -214,7 +215,7 @@ pub fn read(session: &Session, at: &VPath, version: Version) -> Result<Vec<u8>, 
         Version::Base => {
             let overlay = session.environment().overlay();
             match overlay {
-                Some(overlay) if !in_zone(&path) => overlay.read_disk(at),
+                Some(overlay) if !in_zone(at) => overlay.read_disk(at),
                 _ => return Err(PreviewError::NoBase { path }),
             }
         }
@@ -240,6 +241,7 @@ mod tests {
             assert_eq!(checked_path(raw).unwrap_err().status(), status, "{raw}");
         }
         assert_eq!(checked_path("/.envy").unwrap().to_string(), "/.envy");
-        assert!(in_zone("/tmp/x.png") && in_zone("/std") && !in_zone("/tmpfile") && !in_zone("/out/a"));
+        let zoned = |p: &str| in_zone(&VPath::parse(p).unwrap());
+        assert!(zoned("/tmp/x.png") && zoned("/std") && !zoned("/tmpfile") && !zoned("/out/a"));
     }
 }

@@ -5,11 +5,12 @@
 
 use std::path::PathBuf;
 
+use folio_env::Zone;
 use folio_vfs::{Change, ChangeKind, Kind, Tree, VPath};
 
 use crate::api::{Badge, TreeEntry, TreeFindResponse, TreeOpenResponse};
 use crate::review::disk;
-use crate::session::{Session, badge};
+use crate::session::{Session, badge, tree_zone};
 
 /// The most rows a filter returns.
 pub const MAX_FIND: usize = 300;
@@ -21,19 +22,20 @@ fn changes(session: &Session) -> Result<Vec<Change>, String> {
     }
 }
 
-/// Every file and folder whose path contains `query` (case-insensitive), `/.env` left out.
+/// Every file and folder whose path contains `query` (case-insensitive), zones the tree does not
+/// show (`/.env`) left out.
 pub fn find(session: &Session, query: &str) -> Result<TreeFindResponse, String> {
     let needle = query.trim().to_lowercase();
     if needle.is_empty() {
         return Ok(TreeFindResponse { entries: Vec::new(), truncated: false });
     }
     let tree = session.environment().tree();
-    let hidden = VPath::parse("/.env").map_err(|e| e.to_string())?;
     let all = tree.walk(&VPath::root()).map_err(|e| format!("the folder could not be listed: {e}"))?;
     let changes = changes(session)?;
     let mut entries = Vec::new();
     let mut truncated = false;
-    for path in all.into_iter().filter(|p| !p.is_under(&hidden) && !p.is_root()) {
+    let shown = |p: &VPath| Zone::of(p).is_none_or(|z| z.in_tree());
+    for path in all.into_iter().filter(|p| shown(p) && !p.is_root()) {
         if !path.as_str().to_lowercase().contains(&needle) {
             continue;
         }
@@ -51,6 +53,7 @@ pub fn find(session: &Session, query: &str) -> Result<TreeFindResponse, String> 
             is_dir,
             size: if is_dir { 0 } else { stat.size },
             badge: own.or(inside.then_some(Badge::Modified)),
+            zone: tree_zone(&path),
         });
     }
     Ok(TreeFindResponse { entries, truncated })
@@ -65,7 +68,7 @@ pub fn resolve(
     export_root: &std::path::Path,
 ) -> Result<TreeOpenResponse, String> {
     let path = VPath::parse(raw).map_err(|e| format!("`{raw}` is not a path in the folder: {e}"))?;
-    let in_zone = folio_env::ENV_ZONES.iter().any(|z| VPath::parse(z).is_ok_and(|z| path.is_under(&z)));
+    let in_zone = Zone::of(&path).is_some();
     let changes = changes(session)?;
     let changed = changes.iter().any(|c| c.path == path || c.path.is_under(&path));
     let deleted = changes.iter().any(|c| path.is_under(&c.path) && matches!(c.kind, ChangeKind::Deleted));

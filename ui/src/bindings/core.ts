@@ -83,6 +83,16 @@ path: string, };
 
 export type Badge = "added" | "modified" | "deleted" | "conflict";
 
+export type TreeZone = { 
+/**
+ * What the zone holds ("holds the generated module documentation").
+ */
+holds: string, 
+/**
+ * True when the agent may change what is in it.
+ */
+writable: boolean, };
+
 export type TreeEntry = { 
 /**
  * The file or directory name.
@@ -103,7 +113,12 @@ size: number,
 /**
  * The pending-change badge, if any.
  */
-badge: Badge | null, };
+badge: Badge | null, 
+/**
+ * Set on the root of an environment zone (`/tmp`, `/std`, `/skills`): not one of the
+ * person's folders, never part of a commit, listed apart.
+ */
+zone: TreeZone | null, };
 
 export type TreeListResponse = { 
 /**

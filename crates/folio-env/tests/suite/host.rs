@@ -207,6 +207,9 @@ fn present_media_types_cover_the_documented_extensions() {
         ("voice.wav", "audio/wav"),
         ("voice.m4a", "audio/mp4"),
         ("voice.ogg", "audio/ogg"),
+        // Office Writer files, unknown to this table before the workspace had one.
+        ("old.doc", "application/msword"),
+        ("memo.rtf", "application/rtf"),
     ] {
         put(&env, &format!("/out/{name}"), "bytes");
         ok(&env, "present", json!({"path": format!("/out/{name}"), "caption": "c"}));

@@ -321,3 +321,44 @@ fn a_missing_libreoffice_application_is_refused_up_front_and_shown_by_the_doctor
         row.fix
     );
 }
+
+/// `classify(name, bytes)` is `expect`: a kind, or a refusal containing the text.
+fn check(name: &str, bytes: &[u8], expect: Result<DocKind, &str>) {
+    match (folio_render::rasterize::classify(name, bytes), expect) {
+        (Ok(got), Ok(want)) => assert_eq!(got, want, "{name}"),
+        (Err(e), Err(want)) => assert!(e.to_string().contains(want), "{name}: {e}"),
+        (got, want) => panic!("{name}: got {got:?}, want {want:?}"),
+    }
+}
+
+#[test]
+fn render_and_describe_agree_with_the_kind_table_on_legacy_office_and_rtf() {
+    let ole = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1\0\0\0\0";
+    let cases: &[(&str, &[u8], Result<DocKind, &str>)] = &[
+        ("/in/old.doc", ole, Ok(DocKind::Office)),
+        ("/in/old.xls", ole, Ok(DocKind::Office)),
+        ("/in/old.ppt", ole, Ok(DocKind::Office)),
+        ("/in/memo.rtf", b"{\\rtf1\\ansi hello}", Ok(DocKind::Office)),
+        ("/in/locked.docx", ole, Ok(DocKind::Office)),
+        ("/in/scan.docx", b"%PDF-1.7", Ok(DocKind::Pdf)),
+        ("/in/fake.doc", b"plain text", Err("named .doc but its bytes are not an Office document")),
+        ("/in/fake.rtf", b"", Err("the file is empty")),
+        ("/in/notes.txt", b"plain text", Err("its bytes match no supported format")),
+    ];
+    for (name, bytes, expect) in cases {
+        check(name, bytes, *expect);
+    }
+    let r = renderer();
+    let doc = folio_render::describe::describe(&r, "/in/old.doc", ole).unwrap();
+    assert_eq!(
+        (doc["kind"].as_str(), doc["format"].as_str(), doc["container"].as_str()),
+        (Some("office"), Some("doc"), Some("ole"))
+    );
+    assert!(doc.get("encrypted").is_none(), "a legacy .doc is not reported as encrypted: {doc}");
+    let rtf = folio_render::describe::describe(&r, "/in/memo.rtf", b"{\\rtf1 hi}").unwrap();
+    assert_eq!((rtf["kind"].as_str(), rtf["format"].as_str()), (Some("office"), Some("rtf")));
+    let locked = folio_render::describe::describe(&r, "/in/locked.docx", ole).unwrap();
+    assert_eq!(locked["encrypted"], true);
+    let err = folio_render::describe::describe(&r, "/in/a.wat", b"x").unwrap_err().to_string();
+    assert!(err.contains(".doc") && err.contains(".rtf") && err.contains(".webp"), "{err}");
+}
