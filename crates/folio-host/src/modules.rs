@@ -47,10 +47,11 @@ fn images(_: &Parts) -> Result<NativeModule, String> {
     Ok(folio_render::modules::images_module(ImageLimits::default()))
 }
 
-/// The library route's proof: fflate, vendored and evaluated inside the sandbox. A vendored
-/// library that fails to load is a build defect; it is reported, never skipped.
+/// The library route's proof: fflate, vendored and evaluated inside the sandbox — at a script's
+/// first import, not at every start (evaluating it costs ~8 ms, more than the rest of a start).
+/// That it loads is a build property: folio-script's tests and this crate's import test check it.
 fn zip(_: &Parts) -> Result<NativeModule, String> {
-    folio_script::zip_module().map_err(|e| e.to_string())
+    folio_script::zip_module_deferred().map_err(|e| e.to_string())
 }
 
 /// Builds one file handler from the host's parts.
