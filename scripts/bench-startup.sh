@@ -29,4 +29,10 @@ done
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 wall="$(awk '{ print $1 * 1000 }' "$work/times" | median)"
 cpu="$(awk '{ print ($2 + $3) * 1000 }' "$work/times" | median)"
-echo "folio run, trivial script, $runs runs: p50 wall ${wall} ms, p50 CPU (user+sys) ${cpu} ms  [$bin]"
+echo "folio run, trivial script, $runs runs: p50 wall ${wall} ms, p50 CPU (user+sys) ${cpu} ms  [$bin] (/usr/bin/time: 10 ms resolution)"
+
+# hyperfine, when installed, measures to the tenth of a millisecond.
+if command -v hyperfine >/dev/null && command -v python3 >/dev/null; then
+    hyperfine -N --warmup 3 --runs "$runs" --export-json "$work/hf.json" "$bin run $work/folder /scripts/t.js" >/dev/null 2>&1
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["results"][0]; print("hyperfine: p50 wall %.1f ms, mean CPU user %.1f + sys %.1f ms" % (r["median"] * 1000, r["user"] * 1000, r["system"] * 1000))' "$work/hf.json"
+fi
