@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use folio_env::{EnvOptions, Environment, OnProgress, ProgressLine, Stream, Zone};
+use folio_env::{Environment, OnProgress, ProgressLine, Stream, Zone};
+use folio_host::{Host, Seams};
 use folio_vfs::{Change, ChangeKind, Kind, Selection, Tree, VPath};
 
 use crate::api::*;
@@ -22,6 +23,9 @@ pub struct Session {
     progress: Arc<Mutex<Option<ProgressSink>>>,
     /// The agent's side of the environment: script lines, hand-offs and questions of a turn.
     agent_events: folio_agent::HostEvents,
+    /// What building the host found worth saying (a torn doctor cache…), shown with the
+    /// environment's own warnings.
+    host_warnings: Vec<String>,
 }
 
 fn vpath(raw: &str) -> Result<VPath, String> {
@@ -128,20 +132,20 @@ impl Session {
             Some(v) => (Some(v.seam), v.modules),
             None => (None, Vec::new()),
         };
-        let base = folio_render::host::env_options(state_dir, modules).map_err(|e| {
-            format!("the script modules could not be set up: {e} — this is a bug in Folio, please report it")
-        })?;
-        let options = EnvOptions {
+        // The host's own error says it is a Folio bug and what to report.
+        let host = Host::builder().state_dir(state_dir).modules(modules).build().map_err(|e| e.to_string())?;
+        let seams = Seams {
             on_progress: Some(on_progress),
             presenter: Some(Arc::new(folio_env::KeepPresented)),
             asker: Some(agent_events.asker()),
             vision: seam,
-            ..base
+            ..Seams::default()
         };
-        let env = Environment::open_folder(folder, options)
-            .map_err(|e| format!("{} could not be opened: {e}", folder.display()))?;
+        let env =
+            host.open_folder(folder, seams).map_err(|e| format!("{} could not be opened: {e}", folder.display()))?;
         let folder = env.overlay().map(|o| o.root().to_path_buf()).unwrap_or_else(|| folder.to_path_buf());
-        Ok(Session { env: Arc::new(env), folder, progress, agent_events })
+        let host_warnings = host.warnings().to_vec();
+        Ok(Session { env: Arc::new(env), folder, progress, agent_events, host_warnings })
     }
 
     /// The working environment (the agent loop shares it).
@@ -164,7 +168,7 @@ impl Session {
         FolderOpenResponse {
             folder: self.folder.display().to_string(),
             name: self.folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "/".into()),
-            warnings: self.env.warnings().to_vec(),
+            warnings: self.host_warnings.iter().chain(self.env.warnings()).cloned().collect(),
             recovery: self.env.overlay().and_then(|o| o.recovery()).map(|r| r.to_string()),
         }
     }

@@ -9,7 +9,8 @@ use anyhow::{Result, anyhow};
 use folio_agent::{
     Agent, AgentConfig, AgentEvent, Conversation, EnvTools, FinishReason, HostEvents, Message, ModelClient, Usage,
 };
-use folio_env::{EnvOptions, Environment, KeepPresented};
+use folio_env::KeepPresented;
+use folio_host::{Host, Seams};
 use folio_store::{Secrets, Store};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -85,14 +86,18 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
         Some(v) => (Some(v.seam), v.modules),
         None => (None, Vec::new()),
     };
-    let options = EnvOptions {
+    let host = Host::builder().state_dir(Some(state_root)).modules(extra).build()?;
+    let seams = Seams {
         read_only_paths: args.read_only.clone(),
         presenter: Some(Arc::new(KeepPresented)),
         on_progress: Some(host_events.progress_callback()),
         vision: seam,
-        ..crate::host::options(Some(state_root), extra)?
+        ..Seams::default()
     };
-    let env = Arc::new(Environment::open_folder(&args.folder, options)?);
+    let env = Arc::new(host.open_folder(&args.folder, seams)?);
+    for warning in host.warnings() {
+        eprintln!("folio: warning: {warning}");
+    }
     let root = env.overlay().map(|o| o.root().to_path_buf()).unwrap_or_else(|| args.folder.clone());
 
     let (id, mut conversation, input) = match (&args.conversation, &args.prompt) {

@@ -1,7 +1,8 @@
 //! `folio doctor`: whether each capability works on this host, and the command that fixes it
 //! when it does not. Exits 0 only when every required capability passes. The rows are
-//! `folio_render::doctor::on_this_host` (the ones the desktop app and `env:render`'s
-//! `capabilities()` show) plus the model provider's key.
+//! `folio_host::probe_doctor`'s (the ones the desktop app and `env:render`'s `capabilities()`
+//! show), probed afresh — which also refreshes the doctor cache every start reads — plus the
+//! model provider's key.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,7 +53,10 @@ fn provider_row() -> doctor::Capability {
 }
 
 pub(crate) fn run(state_dir: Option<PathBuf>, json: bool) -> Result<ExitCode> {
-    let mut rows = doctor::on_this_host(state_dir);
+    let (mut rows, warnings) = folio_host::probe_doctor(state_dir);
+    for warning in warnings {
+        eprintln!("folio: warning: {warning}");
+    }
     rows.push(provider_row());
     let ready = doctor::ready(&rows);
     if json {

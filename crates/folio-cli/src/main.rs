@@ -6,7 +6,6 @@ mod ask;
 mod bench;
 mod changes;
 mod doctor;
-mod host;
 mod run;
 mod verbs;
 

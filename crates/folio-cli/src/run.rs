@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use folio_env::{EnvOptions, Environment, OnProgress, ProgressLine, Stream};
+use folio_env::{Environment, OnProgress, ProgressLine, Stream};
+use folio_host::{Host, Seams};
 
 /// What `folio run` was asked.
 pub(crate) struct RunArgs {
@@ -46,12 +47,12 @@ fn progress() -> OnProgress {
 }
 
 fn open(state_dir: Option<PathBuf>, folder: &Path) -> Result<Environment> {
-    let options = EnvOptions { on_progress: Some(progress()), ..crate::host::options(state_dir, Vec::new())? };
-    let env = Environment::open_folder(folder, options)?;
+    let host = Host::builder().state_dir(state_dir).build()?;
+    let env = host.open_folder(folder, Seams { on_progress: Some(progress()), ..Seams::default() })?;
     if let Some(recovery) = env.overlay().and_then(|o| o.recovery()) {
         eprintln!("folio: {recovery}");
     }
-    for warning in env.warnings() {
+    for warning in host.warnings().iter().chain(env.warnings()) {
         eprintln!("folio: warning: {warning}");
     }
     Ok(env)

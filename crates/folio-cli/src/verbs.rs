@@ -5,7 +5,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use folio_env::{Answers, EnvOptions, Environment, KeepPresented};
+use folio_env::{Answers, KeepPresented};
+use folio_host::{Host, Seams};
 
 pub(crate) fn run(
     state_dir: Option<PathBuf>,
@@ -22,17 +23,14 @@ pub(crate) fn run(
         }
         None => None,
     };
-    let options = EnvOptions {
-        read_only_paths: read_only,
-        presenter: Some(Arc::new(KeepPresented)),
-        asker,
-        ..crate::host::options(state_dir, Vec::new())?
-    };
-    let env = Environment::open_folder(folder, options)?;
+    let host = Host::builder().state_dir(state_dir).build()?;
+    let seams =
+        Seams { read_only_paths: read_only, presenter: Some(Arc::new(KeepPresented)), asker, ..Seams::default() };
+    let env = host.open_folder(folder, seams)?;
     if let Some(recovery) = env.overlay().and_then(|o| o.recovery()) {
         eprintln!("folio: {recovery}");
     }
-    for warning in env.warnings() {
+    for warning in host.warnings().iter().chain(env.warnings()) {
         eprintln!("folio: warning: {warning}");
     }
     let stdin = std::io::stdin();

@@ -113,8 +113,18 @@ fn script_rate(pdf: &[u8]) -> Result<(f64, f64, f64), String> {
     let folder = dir.path().join("folder");
     std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
     std::fs::write(folder.join("bench40.pdf"), pdf).map_err(|e| format!("{}: {e}", folder.display()))?;
-    let mut opts =
-        folio_render::host::env_options(Some(dir.path().join("state")), Vec::new()).map_err(|e| e.to_string())?;
+    // env:render and its handler, as folio-host wires them (that crate sits above this one).
+    let renderer = std::sync::Arc::new(folio_render::Renderer::new(folio_render::HostPaths::from_host(Some(
+        dir.path().join("state"),
+    ))));
+    let mut registry = folio_script::ModuleRegistry::with_builtins();
+    registry.register_native(folio_render::modules::render_module(renderer.clone())).map_err(|e| e.to_string())?;
+    let mut opts = folio_env::EnvOptions {
+        state_root: Some(dir.path().join("state")),
+        engine: Some(std::sync::Arc::new(folio_env::Engine::new(registry, folio_script::ScriptLimits::default()))),
+        handlers: vec![std::sync::Arc::new(folio_render::handler::RenderHandler::new(renderer))],
+        ..Default::default()
+    };
     opts.limits.max_vfs_bytes = 4 << 30;
     let env = Environment::open_folder(&folder, opts).map_err(|e| e.to_string())?;
     let script = "/** Rasterises the benchmark PDF. */\nimport { rasterize } from 'env:render';\nexport default async function main(args) {\n  const r = await rasterize('/bench40.pdf', args.out, { dpi: 150, pages: args.pages });\n  return r.pages.length;\n}\n";

@@ -7,6 +7,11 @@
 //! Rows, in order: `pdfium` (required), `libreoffice`, `chromium`, `ffmpeg` (optional: a missing
 //! one refuses only the files that need it). The shape `{name, ok, required, detail, fix}` is
 //! what every surface serialises; it does not change without changing them all.
+//!
+//! A found tool's row needs its version, which means running it (`soffice --version` is a
+//! process start of ~0.1–0.2 s). That question goes through [`Probe`]: [`RunProbe`] runs the
+//! tool; a host can answer it from a cache instead (folio-host keeps one in the state root,
+//! keyed by the executable's path, size and modification time), and tests count the calls.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -48,21 +53,44 @@ impl Capability {
     }
 }
 
+/// How the doctor learns a found tool's version: the first line `program arg` prints, or why
+/// it printed none. Called from several threads at once (one per tool).
+pub trait Probe: Sync {
+    /// The version line of `program` run with `arg` (`--version`, `-version`).
+    fn version(&self, program: &Path, arg: &str) -> Result<String, String>;
+}
+
+/// The probe that runs the tool, within [`PROBE_TIMEOUT`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunProbe;
+
+impl Probe for RunProbe {
+    fn version(&self, program: &Path, arg: &str) -> Result<String, String> {
+        version(program, arg)
+    }
+}
+
 /// The rows for this machine, with Folio's state directory `state_dir` (`None`: the default).
-/// What the desktop app and any other host call; loads PDFium (once per process) and runs each
-/// tool's `--version`, so call it off the UI thread.
+/// Loads PDFium (once per process) and runs each tool's `--version`, so call it off the UI
+/// thread; hosts go through folio-host, which answers unchanged tools from its cache.
 pub fn on_this_host(state_dir: Option<PathBuf>) -> Vec<Capability> {
     capabilities(&Renderer::new(HostPaths::from_host(state_dir)))
 }
 
-/// The rows, in the order the doctor prints them, for the tools `renderer` would use.
+/// The rows, in the order the doctor prints them, for the tools `renderer` would use, running
+/// each found tool to learn its version.
 pub fn capabilities(renderer: &Renderer) -> Vec<Capability> {
-    // Every environment computes these rows when it starts, so the version probes (each a
-    // process start, ~0.1–0.2 s for soffice) run side by side instead of one after another.
+    capabilities_with(renderer, &RunProbe)
+}
+
+/// As [`capabilities`], with versions from `probe`.
+pub fn capabilities_with(renderer: &Renderer, probe: &dyn Probe) -> Vec<Capability> {
+    // The version probes (each a process start when not cached, ~0.1–0.2 s for soffice) run
+    // side by side instead of one after another.
     std::thread::scope(|scope| {
-        let office = scope.spawn(|| office_row(renderer));
+        let office = scope.spawn(|| office_row(renderer, probe));
         let tools: Vec<_> =
-            Tool::ALL.into_iter().map(|tool| scope.spawn(move || tool_row(tool, &renderer.host))).collect();
+            Tool::ALL.into_iter().map(|tool| scope.spawn(move || tool_row(tool, &renderer.host, probe))).collect();
         let mut rows = vec![pdfium_row(renderer)];
         rows.push(office.join().unwrap_or_else(|_| lost("libreoffice")));
         for (tool, handle) in Tool::ALL.into_iter().zip(tools) {
@@ -106,7 +134,7 @@ fn pdfium_row(renderer: &Renderer) -> Capability {
     }
 }
 
-fn office_row(renderer: &Renderer) -> Capability {
+fn office_row(renderer: &Renderer, probe: &dyn Probe) -> Capability {
     let platform = renderer.host.platform;
     let path = match find_soffice(renderer.soffice_path.as_deref(), &renderer.host) {
         Ok(path) => path,
@@ -119,7 +147,7 @@ fn office_row(renderer: &Renderer) -> Capability {
             );
         }
     };
-    let version = match version(&path, "--version") {
+    let version = match probe.version(&path, "--version") {
         Ok(v) => v,
         Err(why) => {
             return Capability::fail(
@@ -157,11 +185,11 @@ fn office_row(renderer: &Renderer) -> Capability {
     )
 }
 
-fn tool_row(tool: Tool, host: &HostPaths) -> Capability {
+fn tool_row(tool: Tool, host: &HostPaths, probe: &dyn Probe) -> Capability {
     let name = tool.name();
     let fix = tool.fix(host.platform);
     match find_tool(tool, host) {
-        Ok(path) => match version(&path, tool.version_arg()) {
+        Ok(path) => match probe.version(&path, tool.version_arg()) {
             Ok(v) => Capability::pass(name, false, format!("{} ({v})", path.display())),
             Err(why) => {
                 Capability::fail(name, false, format!("{} is there but does not run: {why}", path.display()), fix)

@@ -20,14 +20,15 @@
 //! - **Describe** ([`describe`]): summaries for PDFs, images and Office files (from their ZIP
 //!   structure), claimed by magic bytes first, then extension.
 //! - **Doctor** ([`doctor`]): one row per capability (PDFium, LibreOffice and its applications,
-//!   Chromium, ffmpeg), `{name, ok, required, detail, fix}`; [`doctor::on_this_host`] is what
-//!   the desktop app calls.
+//!   Chromium, ffmpeg), `{name, ok, required, detail, fix}`; a found tool's version comes
+//!   through [`doctor::Probe`], so folio-host can answer unchanged tools from its cache.
 //!
 //! # The script layer
 //!
 //! The core above knows nothing about QuickJS. With the default `adapters` feature, `modules`
 //! defines the `env:render` and `env:images` native modules for folio-script's registry, and
-//! `handler` the `describe` handlers for folio-env; both are thin: they parse options, move bytes
+//! `handler` the `describe` handlers for folio-env; folio-host registers both (this crate
+//! assembles no environment); both are thin: they parse options, move bytes
 //! between the agent's tree and the core, and shape results.
 //!
 //! # Decisions
@@ -55,8 +56,6 @@ mod zipdir;
 
 #[cfg(feature = "adapters")]
 pub mod handler;
-#[cfg(feature = "adapters")]
-pub mod host;
 #[cfg(feature = "adapters")]
 pub mod modules;
 

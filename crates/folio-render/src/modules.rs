@@ -68,13 +68,19 @@ fn read(fs: &dyn ScriptFs, raw: &str) -> Result<(VPath, Vec<u8>), String> {
 
 /// `env:render`: `rasterize(path, outDir, {pages, dpi | width, format, quality})`, also exported
 /// as `render`, and `capabilities()`, the doctor's rows for this host.
+/// Computes the doctor's rows now (running each found tool); hosts that already have them use
+/// [`render_module_with`].
 pub fn render_module(renderer: Arc<Renderer>) -> NativeModule {
-    // What this host can render, computed now: written at the end of /std/render/README.md, so
-    // the agent learns it before writing code rather than from a refusal, and returned by
-    // capabilities() for a script that decides at run time.
     let rows = crate::capabilities(&renderer);
+    render_module_with(renderer, &rows)
+}
+
+/// `env:render` with `rows`, the doctor's rows of this start: what this host can render, written
+/// at the end of /std/render/README.md, so the agent learns it before writing code rather than
+/// from a refusal, and returned by capabilities() for a script that decides at run time.
+pub fn render_module_with(renderer: Arc<Renderer>, rows: &[crate::Capability]) -> NativeModule {
     let mut on_host = String::from("\n\n## On this host\n\n");
-    for row in &rows {
+    for row in rows {
         let mark = if row.ok { "available" } else { "MISSING" };
         on_host.push_str(&format!("- {}: {mark} — {}", row.name, row.detail));
         if !row.ok {
@@ -82,7 +88,7 @@ pub fn render_module(renderer: Arc<Renderer>) -> NativeModule {
         }
         on_host.push('\n');
     }
-    let rows = serde_json::to_value(&rows).unwrap_or(Value::Null);
+    let rows = serde_json::to_value(rows).unwrap_or(Value::Null);
     let capabilities: Op = Arc::new(move |_, _| Ok(rows.clone()));
     let op: Op = Arc::new(move |fs, args| {
         let (input, bytes) = read(fs, arg_str(args, 0, "the document")?)?;

@@ -103,7 +103,7 @@ pub use builtins::fs::{ScriptFs, TreeFs};
 pub use console::{OnProgress, ProgressLine, Stream, TRUNCATED};
 pub use contract::{ScriptKind, Validation, dts_path};
 pub use error::ScriptError;
-pub use library::{LibraryError, zip_module};
+pub use library::{LibraryError, zip_module, zip_module_deferred};
 pub use registry::{
     CallContext, HostFn, HostFuture, HostValue, ModuleRegistry, NativeFunction, NativeModule, RegistryError,
 };

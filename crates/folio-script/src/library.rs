@@ -155,8 +155,25 @@ impl NativeModule {
         types_dts: &str,
         docs: &str,
     ) -> Result<NativeModule, LibraryError> {
+        let module = NativeModule::library_deferred(name, description, version, source_js, types_dts, docs)?;
+        check_loads(name, module.js_api.as_deref().unwrap_or_default())?;
+        Ok(module)
+    }
+
+    /// As [`NativeModule::library`], with the exports checked from the source but the library
+    /// not evaluated until a script first imports it (where a failure to load is that script's
+    /// error, naming the module). For hosts that start a process per command, where the
+    /// evaluation (~8 ms for fflate) would be paid by every run that never imports it; the
+    /// vendored library's tests build it with [`NativeModule::library`].
+    pub fn library_deferred(
+        name: &str,
+        description: &str,
+        version: &str,
+        source_js: &str,
+        types_dts: &str,
+        docs: &str,
+    ) -> Result<NativeModule, LibraryError> {
         let factory = factory_source(name, source_js)?;
-        check_loads(name, &factory)?;
         Ok(NativeModule {
             name: name.to_owned(),
             description: description.to_owned(),
@@ -172,7 +189,15 @@ impl NativeModule {
 /// `env:zip`: the vendored fflate library (zip, gzip, zlib, deflate). Register it with
 /// [`crate::ModuleRegistry::register_native`].
 pub fn zip_module() -> Result<NativeModule, LibraryError> {
-    NativeModule::library(
+    let module = zip_module_deferred()?;
+    check_loads(&module.name, module.js_api.as_deref().unwrap_or_default())?;
+    Ok(module)
+}
+
+/// `env:zip` built with [`NativeModule::library_deferred`]: fflate is evaluated at a script's
+/// first import, not now. What folio-host registers, so a start pays nothing for it.
+pub fn zip_module_deferred() -> Result<NativeModule, LibraryError> {
+    NativeModule::library_deferred(
         "zip",
         "Zip, unzip, gzip and deflate bytes in the script (fflate); write the result with env:fs.writeFile.",
         FFLATE_VERSION,

@@ -6,10 +6,14 @@ use std::path::PathBuf;
 use super::settings::Settings;
 use crate::api::{DoctorGetResponse, DoctorRow};
 
-/// Every row, the provider last. Loads PDFium and asks the external tools for their versions, so
-/// call it off the UI thread.
+/// Every row, the provider last. Loads PDFium and asks the external tools for their versions
+/// afresh (refreshing the doctor cache folders open with), so call it off the UI thread.
 pub fn rows(state_dir: Option<PathBuf>, settings: &Settings) -> DoctorGetResponse {
-    let capabilities = folio_render::doctor::on_this_host(state_dir);
+    let (capabilities, warnings) = folio_host::probe_doctor(state_dir);
+    // The panel has no place for them; the cache is rewritten either way.
+    for warning in warnings {
+        eprintln!("folio: warning: {warning}");
+    }
     let ready = folio_render::doctor::ready(&capabilities);
     let mut rows: Vec<DoctorRow> = capabilities
         .into_iter()

@@ -266,3 +266,32 @@ export class Strict {
         r#"["env:probe.Strict: x is required","env:probe.Strict: class constructors must be invoked with 'new'",2,true,"env:probe.Strict.of: x is required"]"#
     );
 }
+
+/// A deferred library is not evaluated when it is built: one that throws while loading is
+/// refused by `library` at once, accepted by `library_deferred`, and then fails the first script
+/// that imports it, naming the module — while a script that does not import it runs.
+#[test]
+fn a_deferred_library_that_cannot_load_fails_the_script_that_imports_it() {
+    let source = "throw new Error('broken on load');\nexport function probe() { return []; }";
+    assert!(library(source).is_err(), "library() evaluates now and refuses");
+    let deferred = NativeModule::library_deferred(
+        "probe",
+        "A test library.",
+        "1.0.0",
+        source,
+        "export function probe(): string[];",
+        "",
+    )
+    .unwrap();
+    let mut registry = ModuleRegistry::with_builtins();
+    registry.register_native(deferred).unwrap();
+    let engine = Engine::new(registry, ScriptLimits::default());
+    let quiet = run_on(&engine, tree(&[]), "export default () => 1;");
+    assert_eq!(outcome(&quiet), "1");
+    let r = run_on(&engine, tree(&[]), "import { probe } from 'env:probe';\nexport default () => probe();");
+    let said = outcome(&r);
+    assert!(said.starts_with("ERR:") && said.contains("broken on load") && said.contains("probe"), "{said}");
+    // The deferred env:zip is the same module as the checked one.
+    let (now, later) = (zip_module().unwrap(), folio_script::zip_module_deferred().unwrap());
+    assert_eq!((now.name, now.js_api, now.version), (later.name, later.js_api, later.version));
+}

@@ -1,0 +1,68 @@
+//! The registration table: every `env:*` module and every file handler a host gives its
+//! environments, each one line. Adding a module is adding a row to [`MODULES`] — nothing else in
+//! the workspace lists them: the script registry, `run_script`'s catalogue, `/std/<name>/` docs
+//! and the folio-host test that imports each module all read this table.
+//!
+//! A constructor gets the host's shared [`Parts`] (the renderer and the doctor rows computed once
+//! per start) and returns the module; it fails only for a defect in the module's own definition,
+//! which the host reports as a bug before any folder opens.
+
+use std::sync::Arc;
+
+use folio_env::FileHandler;
+use folio_render::handler::{ImagesHandler, RenderHandler};
+use folio_render::{Capability, ImageLimits, Renderer};
+use folio_script::NativeModule;
+
+/// What a module or handler constructor may use: built once per host.
+pub struct Parts {
+    /// PDFium, LibreOffice and the image limits, found by the doctor's discovery.
+    pub renderer: Arc<Renderer>,
+    /// The doctor's rows for this start (`env:render` writes them into its README).
+    pub doctor: Vec<Capability>,
+}
+
+/// One `env:<name>` module the host registers.
+pub struct Registration {
+    /// The name scripts import, without `env:` (the built module must carry the same one).
+    pub name: &'static str,
+    /// Builds the module from the host's parts; `Err` is a defect in its definition.
+    pub build: fn(&Parts) -> Result<NativeModule, String>,
+}
+
+/// The modules every environment gets after the builtins `env:fs`, `env:std` and `env:assert`,
+/// in registration order. Modules that need a per-session seam (`env:vision` needs the model
+/// provider) come through [`crate::HostBuilder::module`] instead.
+pub const MODULES: &[Registration] = &[
+    Registration { name: "render", build: render },
+    Registration { name: "images", build: images },
+    Registration { name: "zip", build: zip },
+];
+
+fn render(p: &Parts) -> Result<NativeModule, String> {
+    Ok(folio_render::modules::render_module_with(p.renderer.clone(), &p.doctor))
+}
+
+fn images(_: &Parts) -> Result<NativeModule, String> {
+    Ok(folio_render::modules::images_module(ImageLimits::default()))
+}
+
+/// The library route's proof: fflate, vendored and evaluated inside the sandbox — at a script's
+/// first import, not at every start (evaluating it costs ~8 ms, more than the rest of a start).
+/// That it loads is a build property: folio-script's tests and this crate's import test check it.
+fn zip(_: &Parts) -> Result<NativeModule, String> {
+    folio_script::zip_module_deferred().map_err(|e| e.to_string())
+}
+
+/// Builds one file handler from the host's parts.
+pub type MakeHandler = fn(&Parts) -> Arc<dyn FileHandler>;
+
+/// The file handlers, in priority order (the first that claims a file describes it).
+pub const HANDLERS: &[MakeHandler] =
+    &[|p| Arc::new(RenderHandler::new(p.renderer.clone())), |p| Arc::new(ImagesHandler::new(p.renderer.clone()))];
+
+/// The names every environment of a host can import, in order: the builtins, then [`MODULES`].
+pub fn registered_names() -> Vec<String> {
+    let builtins = folio_script::ModuleRegistry::with_builtins();
+    builtins.modules().iter().map(|m| m.name.clone()).chain(MODULES.iter().map(|r| r.name.to_string())).collect()
+}

@@ -1,0 +1,120 @@
+//! The doctor's version probes run once per changed tool, not once per start: a planted
+//! `ffmpeg` (a shell script that counts its runs) is probed on the first start, answered from
+//! `<state root>/doctor-cache.json` on the next, probed again when it changes, and always by the
+//! doctor. A torn cache file is said and rewritten.
+
+use std::path::{Path, PathBuf};
+
+use folio_host::{Host, Refresh};
+use folio_render::{HostPaths, Platform};
+
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    state: PathBuf,
+    tool: PathBuf,
+    count: PathBuf,
+}
+
+/// A fake ffmpeg that appends a line to `count` each time it runs and prints a version.
+fn fixture() -> Fixture {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join("state");
+    let tool = tmp.path().join("ffmpeg");
+    let count = tmp.path().join("count");
+    write_tool(&tool, &count, "9.9");
+    Fixture { state, tool, count, _tmp: tmp }
+}
+
+fn write_tool(tool: &Path, count: &Path, version: &str) {
+    let script = format!(
+        "#!/bin/sh\necho ran >> '{}'\necho 'ffmpeg version {version} Copyright (c) the authors'\n",
+        count.display()
+    );
+    std::fs::write(tool, script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+/// Builds a host that finds only the fake ffmpeg; returns its ffmpeg row's detail and warnings.
+fn start(f: &Fixture, refresh: Refresh) -> (String, Vec<String>) {
+    let mut paths = HostPaths::isolated(Platform::current());
+    paths.state_dir = Some(f.state.clone());
+    paths.env.insert("FOLIO_FFMPEG_PATH".into(), f.tool.display().to_string());
+    let host = Host::builder().state_dir(Some(f.state.clone())).paths(paths).refresh(refresh).build().unwrap();
+    let row = host.doctor().iter().find(|r| r.name == "ffmpeg").unwrap().clone();
+    assert!(row.ok, "{row:?}");
+    (row.detail, host.warnings().to_vec())
+}
+
+fn runs(f: &Fixture) -> usize {
+    std::fs::read_to_string(&f.count).map(|t| t.lines().count()).unwrap_or(0)
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unchanged_tool_is_probed_once_a_changed_one_again_and_the_doctor_always() {
+    let f = fixture();
+    let cases: &[(&str, Refresh, usize, &str)] = &[
+        ("first start probes", Refresh::WhenChanged, 1, "9.9"),
+        ("second start answers from the cache", Refresh::WhenChanged, 1, "9.9"),
+        ("third start too", Refresh::WhenChanged, 1, "9.9"),
+        ("the doctor always probes", Refresh::Always, 2, "9.9"),
+        ("and the start after it is quiet", Refresh::WhenChanged, 2, "9.9"),
+    ];
+    for (what, refresh, expected, version) in cases {
+        let (detail, warnings) = start(&f, *refresh);
+        assert_eq!(runs(&f), *expected, "{what}");
+        assert!(detail.contains(&format!("ffmpeg version {version}")), "{what}: {detail}");
+        assert!(warnings.is_empty(), "{what}: {warnings:?}");
+    }
+    // An upgraded tool (other size, other modification time) is probed again, once.
+    write_tool(&f.tool, &f.count, "10.1.2");
+    for expected in [3, 3] {
+        let (detail, _) = start(&f, Refresh::WhenChanged);
+        assert_eq!(runs(&f), expected);
+        assert!(detail.contains("ffmpeg version 10.1.2"), "{detail}");
+    }
+    let cache: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(f.state.join(folio_host::doctor_cache::CACHE_FILE)).unwrap()).unwrap();
+    assert_eq!(cache["format"], 1);
+    assert_eq!(cache["probes"][0]["program"], f.tool.display().to_string());
+    assert_eq!(cache["probes"][0]["outcome"]["version"], "ffmpeg version 10.1.2");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_torn_cache_is_said_probed_afresh_and_rewritten() {
+    let f = fixture();
+    start(&f, Refresh::WhenChanged);
+    let file = f.state.join(folio_host::doctor_cache::CACHE_FILE);
+    for torn in ["{ torn", "{\"format\": 99, \"probes\": []}", "{\"format\": 1}"] {
+        std::fs::write(&file, torn).unwrap();
+        let before = runs(&f);
+        let (_, warnings) = start(&f, Refresh::WhenChanged);
+        let said = warnings.join("\n");
+        assert!(
+            said.contains("doctor-cache.json could not be read (") && said.contains("rewritten now"),
+            "{torn}: {said}"
+        );
+        assert_eq!(runs(&f), before + 1, "{torn}: a cache that cannot be read is not trusted");
+        // Rewritten: the next start is quiet and spawns nothing.
+        let (_, warnings) = start(&f, Refresh::WhenChanged);
+        assert!(warnings.is_empty(), "{torn}: {warnings:?}");
+        assert_eq!(runs(&f), before + 1, "{torn}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cache_that_cannot_be_written_is_said_and_the_rows_stay_right() {
+    let f = fixture();
+    // The state root is a file, so nothing can be created under it.
+    std::fs::write(&f.state, "not a directory").unwrap();
+    let (detail, warnings) = start(&f, Refresh::WhenChanged);
+    assert!(detail.contains("ffmpeg version 9.9"), "{detail}");
+    let said = warnings.join("\n");
+    assert!(said.contains("could not be written (") && said.contains("hint:"), "{said}");
+}

@@ -1,0 +1,2 @@
+mod doctor_cache;
+mod modules;
