@@ -1,2 +1,3 @@
 mod doctor_cache;
+mod module_cycles;
 mod modules;
