@@ -67,6 +67,7 @@ mod host;
 mod jsonl;
 mod media;
 mod mounts;
+mod open;
 mod orientation;
 mod pipeline;
 mod repeat;
@@ -83,7 +84,9 @@ pub use env::{EnvOptions, Environment};
 pub use error::{EnvError, Result};
 pub use folio_script::{CancelToken, Engine, OnProgress, ProgressLine, Stream};
 pub use format::{fmt_bytes, iso};
-pub use gateway::{AcceptScripts, Counters, Gateway, Limits, ScriptCheck, ScriptValidator, Stepped, Written};
+pub use gateway::{
+    AcceptScripts, Counters, Gateway, Limits, ScriptCheck, ScriptValidator, Stepped, WriteMode, Written,
+};
 pub use host::{
     Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, RenderedPage, Sight, VerbEvent,
     Vision,
@@ -94,6 +97,7 @@ pub use mounts::{ENV_ZONES, MountTree};
 pub use runlog::RunRecord;
 pub use scripts::{EngineValidator, RunReport};
 pub use tools::{Status, ToolDef, ToolResult};
+pub use verbs::table::{Capability, Doc, VERBS, Verb, VerbSpec, verb};
 pub use versions::{Revision, Ring, Side, Versions};
 pub use zones::HostDirTree;
 
