@@ -25,7 +25,8 @@
 //!
 //! # Verbs and self-description
 //!
-//! [`Environment::tools`] lists the verbs with JSON Schemas generated from their argument types;
+//! Each verb is declared once, in the verb table ([`VERBS`]). [`Environment::tools`] lists the
+//! offered ones with JSON Schemas generated from their argument types;
 //! [`Environment::call`] runs one, escalating repeated identical failures and capping responses
 //! (overflow spilled to `/tmp/run-<id>.*`). Host-gated verbs (`present`, `ask_user`) exist only
 //! when wired.

@@ -13,7 +13,8 @@
 //!
 //! The tree's total size (what `limits.max_vfs_bytes` caps) is counted once, at first need, by
 //! listing the whole tree, and from then on adjusted by what each mutation measurably changed:
-//! a write by its new length minus the old file's size (one `stat`), a removal by the bytes
+//! a write by its new length minus the old file's size (one `stat`, or none when the gateway,
+//! which has just read the old content, passes its size to [`MountTree::write_replacing`]), a removal by the bytes
 //! under the removed path, a move by the bytes under its source and destination before and
 //! after. Every mutation of any kind — the gateway's, the environment's own `/.env` writes, a
 //! checkpoint restore — goes through this type, so the figure stays exact without ever walking
