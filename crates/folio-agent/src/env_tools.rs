@@ -115,7 +115,7 @@ impl Tools for EnvTools {
         self.env
             .tools()
             .into_iter()
-            .map(|t| ToolDef { name: t.name.to_owned(), description: t.description.to_owned(), input_schema: t.schema })
+            .map(|t| ToolDef { name: t.name.to_owned(), description: t.description, input_schema: t.schema })
             .collect()
     }
 
@@ -144,7 +144,7 @@ impl Tools for EnvTools {
             })
         };
         Box::pin(async move {
-            let mutating = self.env.tools().iter().any(|t| t.name == verb && t.mutates);
+            let mutating = folio_env::verb(&verb).is_some_and(|spec| spec.mutates);
             let name = verb.clone();
             let joined = tokio::task::spawn_blocking(move || env.call_with_cancel(&name, input, &token)).await;
             watcher.abort();
@@ -159,9 +159,9 @@ impl Tools for EnvTools {
             }
             if mutating
                 && let Some(overlay) = self.env.overlay()
-                && let Ok(pending) = overlay.pending()
+                && let Ok(pending) = overlay.pending_count()
             {
-                self.events.push(AgentEvent::OverlayChanged { pending: pending.len() });
+                self.events.push(AgentEvent::OverlayChanged { pending });
             }
             match joined {
                 Ok(result) if result.data.get("attach").is_some() => {

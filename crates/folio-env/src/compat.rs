@@ -17,27 +17,28 @@ pub const ADAPTERS_PATH: &str = "/.env/adapters.json";
 /// At most this many script paths are named per module.
 const NAMED_PER_MODULE: usize = 5;
 
-/// The `env:` modules each script under `/scripts` imports, statically or dynamically.
-fn imports(tree: &dyn Tree) -> Result<BTreeMap<String, Vec<VPath>>> {
+/// The `env:` modules each script under `/scripts` imports, statically or dynamically, read with
+/// the script engine's parser. A script that does not parse is a warning of its own: its imports
+/// are unknown.
+fn imports(tree: &dyn Tree, warnings: &mut Vec<String>) -> Result<BTreeMap<String, Vec<VPath>>> {
     let scripts = VPath::parse("/scripts")?;
     if tree.stat(&scripts)?.is_none() {
         return Ok(BTreeMap::new());
     }
-    let pattern = fancy_regex::Regex::new(r#"(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]env:([a-z0-9_-]+)['"]"#)
-        .map_err(|e| {
-            crate::error::EnvError::Config(format!(
-                "the import scanner's pattern is invalid ({e}) — this is a Folio bug"
-            ))
-        })?;
     let mut out: BTreeMap<String, Vec<VPath>> = BTreeMap::new();
     for file in tree.walk(&scripts)?.into_iter().filter(|f| f.extension() == Some("js")) {
         let text = String::from_utf8_lossy(&tree.read(&file)?).into_owned();
-        for found in pattern.captures_iter(&text).flatten() {
-            if let Some(name) = found.get(1) {
-                let users = out.entry(name.as_str().to_owned()).or_default();
-                if !users.contains(&file) {
-                    users.push(file.clone());
-                }
+        let found = match folio_script::imports(&text) {
+            Ok(found) => found,
+            Err(why) => {
+                warnings.push(format!("{file}: the env: modules it imports could not be checked: {why}"));
+                continue;
+            }
+        };
+        for name in found.iter().filter_map(|i| i.specifier.strip_prefix("env:")) {
+            let users = out.entry(name.to_owned()).or_default();
+            if !users.contains(&file) {
+                users.push(file.clone());
             }
         }
     }
@@ -58,8 +59,8 @@ pub(crate) fn check(env: &Environment) -> Result<Vec<String>> {
     let tree = env.tree();
     let registered: BTreeMap<String, String> =
         engine.registry().modules().iter().map(|m| (m.name.clone(), m.version.clone())).collect();
-    let used = imports(tree)?;
     let mut warnings = Vec::new();
+    let used = imports(tree, &mut warnings)?;
     for (name, paths) in &used {
         if !registered.contains_key(name) {
             warnings.push(format!(

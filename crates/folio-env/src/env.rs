@@ -1,21 +1,22 @@
-//! [`Environment`]: the mount table, the gateway and the host's seams, assembled.
+//! [`Environment`]: the mount table, the gateway and the host's seams, held together, and what
+//! every part of the crate asks of it. Building one (the zones, the engine, the generated
+//! documentation, the compatibility check) is `open.rs`, so that this module imports none of the
+//! modules that read an environment.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use folio_vfs::{MemTree, Overlay, OverlayOptions, Tree, VPath};
+use folio_vfs::{Overlay, VPath};
 
 use crate::error::{EnvError, Result};
-use folio_script::{Engine, ModuleRegistry, OnProgress, ScriptLimits};
+use folio_script::{Engine, OnProgress};
 
-use crate::gateway::{AcceptScripts, Gateway, Limits, ScriptValidator};
+use crate::gateway::{Gateway, Limits, ScriptValidator};
 use crate::host::{Asker, FileHandler, OnVerb, Presented, Presenter};
-use crate::host_dir_tree::HostDirTree;
 use crate::mounts::MountTree;
 use crate::repeat::RepeatTracker;
-use crate::scripts::{EngineValidator, Scripts};
-use crate::zone::Zone;
+use crate::scripts::Scripts;
 
 /// How to build an [`Environment`].
 #[derive(Clone, Default)]
@@ -54,120 +55,14 @@ pub struct Environment {
     pub(crate) gateway: Arc<Gateway>,
     pub(crate) scripts: Option<Scripts>,
     pub(crate) opts: EnvOptions,
-    overlay: Option<Arc<Overlay>>,
+    pub(crate) overlay: Option<Arc<Overlay>>,
     pub(crate) repeat: Mutex<RepeatTracker>,
     pub(crate) presented: Mutex<Vec<Presented>>,
-    ids: AtomicU64,
-    warnings: Vec<String>,
+    pub(crate) ids: AtomicU64,
+    pub(crate) warnings: Vec<String>,
 }
 
 impl Environment {
-    /// Builds an environment over `folder`. `/tmp` and `/.env` are kept under `state_dir` (so
-    /// they persist across processes) or in memory when it is `None`; `/std` and `/skills` are
-    /// regenerated in memory every time.
-    pub fn new(folder: Arc<dyn Tree>, state_dir: Option<&Path>, opts: EnvOptions) -> Result<Environment> {
-        let mut read_only = Vec::new();
-        for raw in &opts.read_only_paths {
-            if !raw.starts_with('/') {
-                return Err(EnvError::Config(format!(
-                    "read_only_paths entries must be absolute VFS paths, got \"{raw}\" — write it from the folder's root, like /{raw}"
-                )));
-            }
-            let path = VPath::parse(raw)?;
-            if path.is_root() {
-                return Err(EnvError::Config(
-                    "read_only_paths cannot contain \"/\" — that would leave the agent nowhere to work; open the folder read-only instead".to_owned(),
-                ));
-            }
-            if !read_only.contains(&path) {
-                read_only.push(path);
-            }
-        }
-        let persistent = |name: &str| -> Result<Arc<dyn Tree>> {
-            Ok(match state_dir {
-                Some(dir) => Arc::new(HostDirTree::open(&dir.join(name))?),
-                None => Arc::new(MemTree::new()),
-            })
-        };
-        let mut zones: Vec<(VPath, Arc<dyn Tree>)> = Vec::new();
-        for zone in Zone::ALL {
-            let tree = match zone.row().state_subdir {
-                Some(sub) => persistent(sub)?,
-                None => Arc::new(MemTree::new()),
-            };
-            zones.push((zone.root()?, tree));
-        }
-        let tree = Arc::new(MountTree::new(folder, zones));
-        let scripts = (!opts.no_scripts).then(|| {
-            let engine = opts.engine.clone().unwrap_or_else(|| {
-                let limits = ScriptLimits {
-                    run_timeout_ms: opts.limits.run_timeout_ms,
-                    memory_mb: opts.limits.script_memory_mb,
-                    ..ScriptLimits::default()
-                };
-                Arc::new(Engine::new(ModuleRegistry::with_builtins(), limits))
-            });
-            Scripts::new(engine)
-        });
-        let validator = match (&opts.validator, &scripts) {
-            (Some(v), _) => v.clone(),
-            (None, Some(s)) => Arc::new(EngineValidator::new(s.engine.clone())) as Arc<dyn ScriptValidator>,
-            (None, None) => Arc::new(AcceptScripts),
-        };
-        let gateway = Arc::new(Gateway::new(tree, opts.limits.clone(), read_only, validator));
-        let mut env = Environment {
-            gateway,
-            scripts,
-            opts,
-            overlay: None,
-            repeat: Mutex::new(RepeatTracker::default()),
-            presented: Mutex::new(Vec::new()),
-            ids: AtomicU64::new(0),
-            warnings: Vec::new(),
-        };
-        crate::docs::materialize(&env)?;
-        let compat = crate::compat::check(&env)?;
-        env.warnings.extend(compat);
-        for (path, kind) in env.gateway.tree().shadowed() {
-            let what = if kind == folio_vfs::Kind::Dir { "directory" } else { "file" };
-            env.warnings.push(format!(
-                "the folder has its own {what} `{path}`; the environment's {path} zone is mounted over it, so the agent cannot see or change it here (it stays untouched on disk) — rename it in the folder to make it visible"
-            ));
-        }
-        if let Some(lost) = env.gateway.with_versions(|v, t| {
-            v.ring(t, &VPath::root());
-            v.lost.clone()
-        }) {
-            env.warnings.push(lost);
-        }
-        Ok(env)
-    }
-
-    /// Opens a real folder through a persisted [`Overlay`] (state under `opts.state_root`), with
-    /// the zones in that folder's state directory. Pending edits, `/tmp`, undo history and
-    /// checkpoints persist between processes. For a folder, `limits.max_vfs_bytes` is headroom:
-    /// the cap becomes what the whole tree (zones included) held at open plus that many bytes.
-    /// That count is the one full listing of the tree; later mutations adjust it by their deltas.
-    pub fn open_folder(folder: &Path, opts: EnvOptions) -> Result<Environment> {
-        let overlay = Arc::new(Overlay::open(
-            folder,
-            OverlayOptions { state_root: opts.state_root.clone(), ..Default::default() },
-        )?);
-        let state = overlay.state_dir().join("env");
-        let headroom = opts.limits.max_vfs_bytes;
-        let mut env = Environment::new(overlay.clone(), Some(&state), opts)?;
-        let base = env.tree().total_size()?;
-        let Some(gateway) = Arc::get_mut(&mut env.gateway) else {
-            return Err(EnvError::Config(
-                "the gateway was shared before the folder's size cap was set — this is a Folio bug; report it"
-                    .to_owned(),
-            ));
-        };
-        gateway.set_tree_cap(headroom.saturating_add(base));
-        env.overlay = Some(overlay);
-        Ok(env)
-    }
-
     /// The mutation gateway (for scripts' `env:fs`, adapters and the host's guarded writes).
     pub fn gateway(&self) -> &Gateway {
         &self.gateway
@@ -243,8 +138,9 @@ impl Environment {
             body.truncate(cut);
             body.extend_from_slice("\n… [spill truncated]\n".as_bytes());
         }
-        let written =
-            VPath::parse(target).map_err(EnvError::from).and_then(|p| self.gateway.write(&p, &body, "write", None));
+        let written = VPath::parse(target)
+            .map_err(EnvError::from)
+            .and_then(|p| self.gateway.write(&p, &body, crate::gateway::WriteMode::Replace, None));
         match written {
             Ok(_) => {
                 self.gateway.count_spillover();

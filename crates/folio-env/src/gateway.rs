@@ -71,6 +71,25 @@ pub struct Counters {
     pub spillovers: u64,
 }
 
+/// How a write treats the file already at its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteMode {
+    /// The new bytes replace the file's content (the file is created when absent).
+    Replace,
+    /// The new bytes are added after the file's content (the file is created when absent).
+    Append,
+}
+
+impl WriteMode {
+    /// The operation's name in the version ring and in `history` (`write`, `append`).
+    pub fn op(self) -> &'static str {
+        match self {
+            WriteMode::Replace => "write",
+            WriteMode::Append => "append",
+        }
+    }
+}
+
 /// What a write or an edit did.
 #[derive(Debug, Clone)]
 pub struct Written {
@@ -288,13 +307,13 @@ impl Gateway {
 
     /// Writes (or, with `append`, appends) `data` at `path`; returns whether the file was created
     /// and its new size. `expect` makes the write conditional on the current content (edits).
-    pub fn write(&self, path: &VPath, data: &[u8], op: &'static str, expect: Option<&[u8]>) -> Result<(bool, u64)> {
-        self.write_checked(path, data, op, expect).map(|w| (w.created, w.size))
+    pub fn write(&self, path: &VPath, data: &[u8], mode: WriteMode, expect: Option<&[u8]>) -> Result<(bool, u64)> {
+        self.write_checked(path, data, mode, expect).map(|w| (w.created, w.size))
     }
 
     /// [`Gateway::write`], also returning what the script check reported.
-    pub fn write_checked(&self, path: &VPath, data: &[u8], op: &'static str, expect: Option<&[u8]>) -> Result<Written> {
-        self.check(path, if op == "edit" { "edit" } else { "write" })?;
+    pub fn write_checked(&self, path: &VPath, data: &[u8], mode: WriteMode, expect: Option<&[u8]>) -> Result<Written> {
+        self.check(path, "write")?;
         let _guard = take(&self.lock);
         let prior = self.prior(path)?;
         if let Some(expected) = expect
@@ -304,15 +323,15 @@ impl Gateway {
                 "{path} changed while the edit was being prepared — read it again and reapply the change"
             )));
         }
-        let content = match (&prior, op) {
-            (Some(old), "append") => [old.as_slice(), data].concat(),
+        let content = match (&prior, mode) {
+            (Some(old), WriteMode::Append) => [old.as_slice(), data].concat(),
             _ => data.to_vec(),
         };
         // The new content replaces the prior, which itself moves into a version blob, so the tree
         // grows by the full new length: (new − prior) + prior.
         self.check_size(path, content.len() as u64, 0)?;
         let script = self.validate(path, &content)?;
-        self.replace_locked(path, prior.as_deref(), &content, script, op)
+        self.replace_locked(path, prior.as_deref(), &content, script, mode.op())
     }
 
     /// The common tail of a write and an edit, under the lock: plan the derived `.d.ts`, check the
@@ -330,7 +349,8 @@ impl Gateway {
         let delta = content.len() as i64 + derived.as_ref().map_or(0, DtsPlan::growth);
         self.check_size(path, content.len() as u64, delta)?;
         take(&self.versions).record(self.tree.as_ref(), path, prior, op, self.limits.max_versions_per_file)?;
-        self.tree.write(path, content)?;
+        // The prior was read under the lock, so its length is the size being replaced.
+        self.tree.write_replacing(path, content, prior.map(|p| p.len() as u64))?;
         self.apply_dts(derived)?;
         self.bump();
         Ok(Written { created: prior.is_none(), size: content.len() as u64, script })

@@ -25,7 +25,8 @@
 //!
 //! # Verbs and self-description
 //!
-//! [`Environment::tools`] lists the verbs with JSON Schemas generated from their argument types;
+//! Each verb is declared once, in the verb table ([`VERBS`]). [`Environment::tools`] lists the
+//! offered ones with JSON Schemas generated from their argument types;
 //! [`Environment::call`] runs one, escalating repeated identical failures and capping responses
 //! (overflow spilled to `/tmp/run-<id>.*`). Host-gated verbs (`present`, `ask_user`) exist only
 //! when wired.
@@ -68,6 +69,7 @@ mod host_dir_tree;
 mod jsonl;
 mod media;
 mod mounts;
+mod open;
 mod orientation;
 mod pipeline;
 mod repeat;
@@ -84,7 +86,9 @@ pub use env::{EnvOptions, Environment};
 pub use error::{EnvError, Result};
 pub use folio_script::{CancelToken, Engine, OnProgress, ProgressLine, Stream};
 pub use format::{fmt_bytes, iso};
-pub use gateway::{AcceptScripts, Counters, Gateway, Limits, ScriptCheck, ScriptValidator, Stepped, Written};
+pub use gateway::{
+    AcceptScripts, Counters, Gateway, Limits, ScriptCheck, ScriptValidator, Stepped, WriteMode, Written,
+};
 pub use host::{
     Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, RenderedPage, Sight, VerbEvent,
     Vision,
@@ -96,6 +100,7 @@ pub use mounts::MountTree;
 pub use runlog::RunRecord;
 pub use scripts::{EngineValidator, RunReport};
 pub use tools::{Status, ToolDef, ToolResult};
+pub use verbs::table::{Capability, Doc, VERBS, Verb, VerbSpec, verb};
 pub use versions::{Revision, Ring, Side, Versions};
 pub use zone::{ZONES, Zone, ZoneRow};
 

@@ -13,7 +13,8 @@
 //!
 //! The tree's total size (what `limits.max_vfs_bytes` caps) is counted once, at first need, by
 //! listing the whole tree, and from then on adjusted by what each mutation measurably changed:
-//! a write by its new length minus the old file's size (one `stat`), a removal by the bytes
+//! a write by its new length minus the old file's size (one `stat`, or none when the gateway,
+//! which has just read the old content, passes its size to [`MountTree::write_replacing`]), a removal by the bytes
 //! under the removed path, a move by the bytes under its source and destination before and
 //! after. Every mutation of any kind — the gateway's, the environment's own `/.env` writes, a
 //! checkpoint restore — goes through this type, so the figure stays exact without ever walking
@@ -106,6 +107,39 @@ impl MountTree {
         result
     }
 
+    /// [`Tree::write`] for a caller that already knows the size of the file being replaced
+    /// (`None`: there is none) and holds a lock every other writer of `path` takes too — the
+    /// gateway, which has just read the prior content under its lock. It skips the `stat` a
+    /// plain write measures the size delta with.
+    pub fn write_replacing(&self, path: &VPath, data: &[u8], prior: Option<u64>) -> folio_vfs::Result<()> {
+        let mut size = self.size_lock();
+        let Some(total) = *size else { return self.route_write(path, data) };
+        self.write_measured(&mut size, total, prior.unwrap_or(0), path, data)
+    }
+
+    /// Writes `data` over a file of `before` bytes and moves the cached `total` by the difference;
+    /// when the write fails, what is there now is measured instead (one stat, on failure only).
+    fn write_measured(
+        &self,
+        size: &mut Option<u64>,
+        total: u64,
+        before: u64,
+        path: &VPath,
+        data: &[u8],
+    ) -> folio_vfs::Result<()> {
+        let result = self.route_write(path, data);
+        *size = match &result {
+            Ok(()) => Some(applied(total, before, data.len() as u64)),
+            Err(_) => match self.stat(path) {
+                Ok(Some(s)) if s.kind == Kind::File => Some(applied(total, before, s.size)),
+                Ok(None) => Some(applied(total, before, 0)),
+                // Something unexpected is there now: recount at next need.
+                _ => None,
+            },
+        };
+        result
+    }
+
     fn route_write(&self, path: &VPath, data: &[u8]) -> folio_vfs::Result<()> {
         if path.is_root() || self.zone_at(path).is_some() {
             return Err(VfsError::WriteOntoDirectory(path.clone()));
@@ -194,15 +228,7 @@ impl Tree for MountTree {
                 return self.route_write(path, data);
             }
         };
-        let result = self.route_write(path, data);
-        *size = match (&result, self.stat(path)) {
-            (Ok(()), _) => Some(applied(total, before, data.len() as u64)),
-            (Err(_), Ok(Some(s))) if s.kind == Kind::File => Some(applied(total, before, s.size)),
-            (Err(_), Ok(None)) => Some(applied(total, before, 0)),
-            // Something unexpected is there now: recount at next need.
-            (Err(_), _) => None,
-        };
-        result
+        self.write_measured(&mut size, total, before, path, data)
     }
 
     fn rm(&self, path: &VPath) -> folio_vfs::Result<()> {

@@ -70,6 +70,15 @@ pub fn build(env: &Environment) -> String {
         out.push_str(&format!("- also at the top of the folder: {}\n", others.join(", ")));
     }
 
+    out.push_str("\n## Verbs\n\n");
+    let offered: Vec<_> = env.verbs().collect();
+    for (mutates, label) in
+        [(true, "change the tree (undo, checkpoints and history take them back)"), (false, "only look or hand over")]
+    {
+        let names: Vec<&str> = offered.iter().filter(|v| v.mutates == mutates).map(|v| v.name).collect();
+        out.push_str(&format!("- {label}: {}\n", names.join(", ")));
+    }
+
     out.push_str("\n## Scripts you can run\n\n");
     let scripts: Vec<VPath> = tree
         .glob("/scripts/**/*.js")

@@ -1,19 +1,19 @@
-//! The tool set the agent sees, and the wrapper every call goes through: argument parsing against
-//! the schema generated from the Rust argument type, dispatch, repeat escalation, the backstop
-//! cap, and telemetry with a *measured* `mutated` flag (the gateway's mutation counter moved).
+//! The tool set the agent sees, and the wrapper every call goes through: the tool list and the
+//! dispatch (both read from the verb table, `verbs::table`), repeat escalation, the backstop cap,
+//! and telemetry with a *measured* `mutated` flag (the gateway's mutation counter moved).
 
 use std::time::Instant;
 
-use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use folio_script::CancelToken;
 
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
 use crate::host::VerbEvent;
-use crate::verbs::{self, Reply};
+use crate::verbs::Reply;
+use crate::verbs::args::Call;
+use crate::verbs::table::{VERBS, VerbSpec, verb};
 
 /// One tool as the model sees it.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -21,7 +21,7 @@ pub struct ToolDef {
     /// The verb's name.
     pub name: &'static str,
     /// What it does, for the model.
-    pub description: &'static str,
+    pub description: String,
     /// JSON Schema of its arguments (`additionalProperties: false`).
     pub schema: Value,
     /// True when the verb can change the tree.
@@ -49,194 +49,32 @@ pub struct ToolResult {
     pub data: Value,
 }
 
-fn schema<T: JsonSchema>() -> Value {
-    let mut value = serde_json::to_value(schemars::schema_for!(T)).unwrap_or(Value::Null);
-    if let Some(obj) = value.as_object_mut() {
-        obj.remove("$schema");
-        obj.remove("title");
-        obj.entry("properties").or_insert_with(|| json!({}));
-        obj.entry("required").or_insert_with(|| json!([]));
-        obj.insert("additionalProperties".to_owned(), Value::Bool(false));
-    }
-    value
-}
-
-/// Parses a verb's arguments; a mismatch names the expected shape.
-fn parse<T: DeserializeOwned + JsonSchema>(verb: &str, args: Value) -> Result<T> {
-    let args = if args.is_null() { json!({}) } else { args };
-    serde_json::from_value(args).map_err(|err| {
-        let schema = schema::<T>();
-        let required: Vec<&str> =
-            schema["required"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-        let optional = schema["properties"]
-            .as_object()
-            .map(|p| p.keys().filter(|k| !required.contains(&k.as_str())).map(|k| format!("{k}?")).collect::<Vec<_>>());
-        let fields: Vec<String> =
-            required.iter().map(|r| (*r).to_owned()).chain(optional.unwrap_or_default()).collect();
-        EnvError::args(
-            verb,
-            format!("the arguments do not fit ({err}) — call it as {verb} {{ {} }}", fields.join(", ")),
-        )
-    })
-}
-
 impl Environment {
-    /// The tools this environment offers, in a stable order. Host-gated verbs appear only when
-    /// their seam is wired.
+    /// The tools this environment offers, in the verb table's order. Host-gated verbs appear
+    /// only when their seam is wired.
     pub fn tools(&self) -> Vec<ToolDef> {
-        let mut out = vec![
-            ToolDef {
-                name: "write_file",
-                description: verbs::write::WRITE_DOC,
-                schema: schema::<verbs::write::WriteArgs>(),
-                mutates: true,
-            },
-            ToolDef {
-                name: "edit_file",
-                description: verbs::write::EDIT_DOC,
-                schema: schema::<verbs::write::EditArgs>(),
-                mutates: true,
-            },
-            ToolDef {
-                name: "rm",
-                description: verbs::remove::RM_DOC,
-                schema: schema::<verbs::remove::RmArgs>(),
-                mutates: true,
-            },
-            ToolDef {
-                name: "mv",
-                description: verbs::remove::MV_DOC,
-                schema: schema::<verbs::remove::TransferArgs>(),
-                mutates: true,
-            },
-            ToolDef {
-                name: "cp",
-                description: verbs::remove::CP_DOC,
-                schema: schema::<verbs::remove::TransferArgs>(),
-                mutates: true,
-            },
-            ToolDef {
-                name: "read_file",
-                description: verbs::read::READ_DOC,
-                schema: schema::<verbs::read::ReadArgs>(),
-                mutates: false,
-            },
-            ToolDef {
-                name: "ls",
-                description: verbs::ls::LS_DOC,
-                schema: schema::<verbs::ls::LsArgs>(),
-                mutates: false,
-            },
-            ToolDef {
-                name: "grep",
-                description: verbs::grep::GREP_DOC,
-                schema: schema::<verbs::grep::GrepArgs>(),
-                mutates: false,
-            },
-            ToolDef {
-                name: "describe",
-                description: verbs::describe::DESCRIBE_DOC,
-                schema: schema::<verbs::describe::DescribeArgs>(),
-                mutates: false,
-            },
-        ];
-        if self.scripts.is_some() {
-            out.push(ToolDef {
-                name: "run_script",
-                description: verbs::run::RUN_DOC,
-                schema: schema::<verbs::run::RunArgs>(),
-                mutates: true,
-            });
-            out.push(ToolDef {
-                name: "run_tests",
-                description: verbs::run::TESTS_DOC,
-                schema: schema::<verbs::run::TestsArgs>(),
-                mutates: true,
-            });
-        }
-        out.extend([
-            ToolDef {
-                name: "undo",
-                description: verbs::history::UNDO_DOC,
-                schema: schema::<verbs::history::StepArgs>(),
-                mutates: true,
-            },
-            ToolDef {
-                name: "redo",
-                description: verbs::history::REDO_DOC,
-                schema: schema::<verbs::history::StepArgs>(),
-                mutates: true,
-            },
-            ToolDef {
-                name: "checkpoint",
-                description: verbs::checkpoint::CHECKPOINT_DOC,
-                schema: schema::<verbs::checkpoint::CheckpointArgs>(),
-                mutates: true,
-            },
-            ToolDef {
-                name: "diff",
-                description: verbs::diff::DIFF_DOC,
-                schema: schema::<verbs::diff::DiffArgs>(),
-                mutates: false,
-            },
-            ToolDef {
-                name: "history",
-                description: verbs::history::HISTORY_DOC,
-                schema: schema::<verbs::history::HistoryArgs>(),
-                mutates: false,
-            },
-        ]);
-        if self.opts.vision.is_some() {
-            out.push(ToolDef {
-                name: "view_image",
-                description: verbs::view::VIEW_DOC,
-                schema: schema::<verbs::view::ViewArgs>(),
-                mutates: false,
-            });
-        }
-        if self.opts.presenter.is_some() {
-            out.push(ToolDef {
-                name: "present",
-                description: verbs::host::PRESENT_DOC,
-                schema: schema::<verbs::host::PresentArgs>(),
-                mutates: false,
-            });
-        }
-        if self.opts.asker.is_some() {
-            out.push(ToolDef {
-                name: "ask_user",
-                description: verbs::host::ASK_DOC,
-                schema: schema::<verbs::host::AskArgs>(),
-                mutates: false,
-            });
-        }
-        out
+        self.verbs()
+            .map(|spec| ToolDef {
+                name: spec.name,
+                description: spec.description(self),
+                schema: (spec.schema)(),
+                mutates: spec.mutates,
+            })
+            .collect()
+    }
+
+    /// The rows of the verb table this environment offers, in table order.
+    pub fn verbs(&self) -> impl Iterator<Item = &'static VerbSpec> + '_ {
+        VERBS.iter().filter(|spec| spec.offered(self))
     }
 
     fn dispatch(&self, name: &str, args: Value, cancel: Option<&CancelToken>) -> Result<Reply> {
-        match name {
-            "write_file" => verbs::write::write_file(self, parse(name, args)?),
-            "edit_file" => verbs::write::edit_file(self, parse(name, args)?),
-            "rm" => verbs::remove::rm(self, parse(name, args)?),
-            "mv" => verbs::remove::transfer(self, parse(name, args)?, true),
-            "cp" => verbs::remove::transfer(self, parse(name, args)?, false),
-            "read_file" => verbs::read::read_file(self, parse(name, args)?),
-            "ls" => verbs::ls::ls(self, parse(name, args)?),
-            "grep" => verbs::grep::grep(self, parse(name, args)?),
-            "describe" => verbs::describe::describe(self, parse(name, args)?),
-            "undo" => verbs::history::step(self, parse(name, args)?, crate::versions::Side::Undo),
-            "redo" => verbs::history::step(self, parse(name, args)?, crate::versions::Side::Redo),
-            "history" => verbs::history::history(self, parse(name, args)?),
-            "checkpoint" => verbs::checkpoint::checkpoint(self, parse(name, args)?),
-            "diff" => verbs::diff::diff(self, parse(name, args)?),
-            "run_script" | "run_tests" if self.scripts.is_some() => verbs::run::run(self, name, args, cancel),
-            "view_image" if self.opts.vision.is_some() => verbs::view::view_image(self, parse(name, args)?),
-            "present" if self.opts.presenter.is_some() => verbs::host::present(self, parse(name, args)?),
-            "ask_user" if self.opts.asker.is_some() => verbs::host::ask_user(self, parse(name, args)?),
-            other => {
-                let names: Vec<&str> = self.tools().iter().map(|t| t.name).collect();
+        match verb(name).filter(|spec| spec.offered(self)) {
+            Some(spec) => (spec.call)(self, Call { verb: spec.name, args, cancel }),
+            None => {
+                let names: Vec<&str> = self.verbs().map(|s| s.name).collect();
                 Err(EnvError::refused(format!(
-                    "there is no verb named \"{other}\" here — the verbs are: {}",
+                    "there is no verb named \"{name}\" here — the verbs are: {}",
                     names.join(", ")
                 )))
             }

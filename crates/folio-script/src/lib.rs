@@ -91,6 +91,7 @@ mod contract;
 mod dts;
 mod error;
 mod hints;
+mod imports;
 mod jsdoc;
 mod library;
 mod loader;
@@ -103,6 +104,7 @@ pub use builtins::fs::{ScriptFs, TreeFs};
 pub use console::{OnProgress, ProgressLine, Stream, TRUNCATED};
 pub use contract::{ScriptKind, Validation, dts_path};
 pub use error::ScriptError;
+pub use imports::{Import, ImportsError, imports};
 pub use library::{LibraryError, zip_module, zip_module_deferred};
 pub use registry::{
     CallContext, HostFn, HostFuture, HostValue, ModuleRegistry, NativeFunction, NativeModule, RegistryError,

@@ -1,6 +1,7 @@
 //! The seam through which crates add `env:<name>` modules: a [`ModuleRegistry`] of
 //! [`NativeModule`]s. The builtins (`env:fs`, `env:std`, `env:assert`) are registered through it
-//! like any adapter.
+//! like any adapter (`ModuleRegistry::with_builtins` lives beside them, in `builtins/`, so this
+//! module does not import the modules that import it).
 //!
 //! A module is a set of host functions plus, optionally, a JavaScript "api" layer that shapes
 //! them into the namespace a script sees (`env:std` is written almost entirely in that layer).
@@ -129,15 +130,9 @@ impl ModuleRegistry {
         ModuleRegistry::default()
     }
 
-    /// The builtins `env:fs`, `env:std` and `env:assert`, in that order.
-    pub fn with_builtins() -> ModuleRegistry {
-        ModuleRegistry {
-            modules: vec![
-                Arc::new(crate::builtins::fs::module()),
-                Arc::new(crate::builtins::std::module()),
-                Arc::new(crate::builtins::assert::module()),
-            ],
-        }
+    /// Appends the builtins, which need none of [`ModuleRegistry::register_native`]'s checks.
+    pub(crate) fn push_builtins(&mut self, modules: impl IntoIterator<Item = Arc<NativeModule>>) {
+        self.modules.extend(modules);
     }
 
     /// Adds a module. Refuses a taken name, a name that is not a lowercase identifier-like word,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use folio_script::ScriptFs;
 use folio_vfs::{DirEntry, Stat, Tree, VPath};
 
-use crate::gateway::Gateway;
+use crate::gateway::{Gateway, WriteMode};
 
 /// The environment's [`ScriptFs`].
 pub(crate) struct EnvFs {
@@ -30,10 +30,10 @@ impl ScriptFs for EnvFs {
         self.gateway.tree().read(path).map_err(text)
     }
     fn write(&self, path: &VPath, data: &[u8]) -> Result<(), String> {
-        self.gateway.write(path, data, "write", None).map(drop).map_err(text)
+        self.gateway.write(path, data, WriteMode::Replace, None).map(drop).map_err(text)
     }
     fn append(&self, path: &VPath, data: &[u8]) -> Result<(), String> {
-        self.gateway.write(path, data, "append", None).map(drop).map_err(text)
+        self.gateway.write(path, data, WriteMode::Append, None).map(drop).map_err(text)
     }
     fn list(&self, dir: &VPath) -> Result<Vec<DirEntry>, String> {
         self.gateway.tree().list(dir).map_err(text)

@@ -1,7 +1,9 @@
 //! The model-facing verbs, one file per verb family. Each takes its argument struct (whose
 //! JSON Schema is generated from the type) and returns a [`Reply`] or an [`crate::EnvError`]
-//! whose message names the fix.
+//! whose message names the fix. [`table`] declares every verb once; everything that lists or
+//! calls verbs reads it.
 
+pub mod args;
 pub mod checkpoint;
 pub mod describe;
 pub mod diff;
@@ -12,6 +14,7 @@ pub mod ls;
 pub mod read;
 pub mod remove;
 pub mod run;
+pub mod table;
 pub mod view;
 pub mod write;
 

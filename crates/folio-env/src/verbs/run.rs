@@ -9,8 +9,24 @@ use super::Reply;
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
 
-/// Tool description of `run_script`.
-pub const RUN_DOC: &str = "Run a script: its default export is called with `args` and its result, console output and duration come back. Scripts may import env:fs (file I/O through this environment), env:std (json, csv, text, base64) and env:assert; full types live in /std/<name>/index.d.ts. Long output is cut and the full text is written to /tmp/run-<id>.out (result), .err (error), .log (stdout) or .stderr — the reply names the file.";
+/// How `run_script`'s description begins; [`run_doc`] adds the modules this environment has.
+const RUN_LEAD: &str =
+    "Run a script: its default export is called with `args` and its result, console output and duration come back.";
+/// How `run_script`'s description ends.
+const RUN_TAIL: &str = "Full types live in /std/<name>/index.d.ts. Long output is cut and the full text is written to /tmp/run-<id>.out (result), .err (error), .log (stdout) or .stderr — the reply names the file.";
+
+/// `run_script`'s description in `env`: every module registered in its engine, by name and one
+/// line, in registration order — so a model learns of each module a script can import.
+pub fn run_doc(env: &Environment) -> String {
+    let modules: Vec<String> = env
+        .engine()
+        .map(|e| e.registry().modules().iter().map(|m| format!("env:{} ({})", m.name, m.description)).collect())
+        .unwrap_or_default();
+    if modules.is_empty() {
+        return format!("{RUN_LEAD} This host registers no env: modules. {RUN_TAIL}");
+    }
+    format!("{RUN_LEAD} Scripts may import {}. {RUN_TAIL}", modules.join(", "))
+}
 /// Tool description of `run_tests`.
 pub const TESTS_DOC: &str = "Run the *.test.js files at or below a path (default /scripts) and report PASS/FAIL per file with a `P/N test file(s) passed` summary.";
 
@@ -36,24 +52,18 @@ pub struct TestsArgs {
     pub path: Option<String>,
 }
 
-/// Runs the verb `name` (`run_script` or `run_tests`).
-pub fn run(env: &Environment, name: &str, args: serde_json::Value, cancel: Option<&CancelToken>) -> Result<Reply> {
-    let args = if args.is_null() { serde_json::json!({}) } else { args };
-    let bad = |e: serde_json::Error| {
-        let shape = if name == "run_script" { "{ path, args?, timeout_ms? }" } else { "{ path? }" };
-        EnvError::args(name, format!("the arguments do not fit ({e}) — call it as {name} {shape}"))
-    };
-    if name == "run_script" {
-        let a: RunArgs = serde_json::from_value(args).map_err(bad)?;
-        let report = env.run_script(&a.path, serde_json::Value::Object(a.args), a.timeout_ms, cancel)?;
-        if report.ok {
-            Ok(Reply::text(report.text))
-        } else {
-            Err(EnvError::Run { short: report.short_error(), full: report.text })
-        }
+/// `run_script`.
+pub fn run_script(env: &Environment, a: RunArgs, cancel: Option<&CancelToken>) -> Result<Reply> {
+    let report = env.run_script(&a.path, serde_json::Value::Object(a.args), a.timeout_ms, cancel)?;
+    if report.ok {
+        Ok(Reply::text(report.text))
     } else {
-        let a: TestsArgs = serde_json::from_value(args).map_err(bad)?;
-        let path = folio_vfs::VPath::parse(a.path.as_deref().unwrap_or("/scripts"))?;
-        Ok(Reply::text(crate::scripts::run_tests(env, &path, cancel)?))
+        Err(EnvError::Run { short: report.short_error(), full: report.text })
     }
+}
+
+/// `run_tests`.
+pub fn run_tests(env: &Environment, a: TestsArgs, cancel: Option<&CancelToken>) -> Result<Reply> {
+    let path = folio_vfs::VPath::parse(a.path.as_deref().unwrap_or("/scripts"))?;
+    Ok(Reply::text(crate::scripts::run_tests(env, &path, cancel)?))
 }

@@ -97,7 +97,7 @@ pub fn view_image(env: &Environment, args: ViewArgs) -> Result<Reply> {
             }
             let safe: String = path.as_str().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
             let target = VPath::parse(&format!("/tmp/.view/{safe}/page-{page}.png"))?;
-            env.gateway.write(&target, &rendered.png, "write", None)?;
+            env.gateway.write(&target, &rendered.png, crate::gateway::WriteMode::Replace, None)?;
             (rendered.png, "image/png", target, true)
         }
     };

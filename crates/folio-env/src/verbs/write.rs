@@ -9,6 +9,7 @@ use super::Reply;
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
 use crate::format::{b64_decode, fmt_bytes, is_binary};
+use crate::gateway::WriteMode;
 
 /// Tool description of `write_file`.
 pub const WRITE_DOC: &str = "Create or replace a file (parent directories are created for you). `append: true` adds to the end instead. Binary content: pass base64 with `encoding: \"base64\"`. Every write can be undone with `undo`.";
@@ -76,8 +77,8 @@ pub fn write_file(env: &Environment, args: WriteArgs) -> Result<Reply> {
             return Err(EnvError::args("write_file", format!("encoding must be \"utf8\" or \"base64\", got \"{other}\"")));
         }
     };
-    let op = if args.append { "append" } else { "write" };
-    let written = env.gateway.write_checked(&path, &bytes, op, None)?;
+    let mode = if args.append { WriteMode::Append } else { WriteMode::Replace };
+    let written = env.gateway.write_checked(&path, &bytes, mode, None)?;
     let verb = match (written.created, args.append) {
         (true, _) => "created",
         (false, true) => "appended to",

@@ -91,3 +91,24 @@ fn unregistered_imports_and_contract_changes_are_reported() {
         serde_json::from_slice(&torn.tree().read(&p(folio_env::ADAPTERS_PATH)).unwrap()).unwrap();
     assert_eq!(recorded["modules"]["charts"], "2");
 }
+
+#[test]
+fn imports_are_read_by_the_parser_and_a_script_that_does_not_parse_is_said() {
+    let folder: Arc<MemTree> = Arc::new(MemTree::new());
+    // Import-like text in a comment or a string is not an import.
+    folder
+        .write(
+            &p("/scripts/quiet.js"),
+            b"// import x from 'env:ghost'\nconst s = \"from 'env:phantom'\";\nexport default () => s;\n",
+        )
+        .unwrap();
+    folder.write(&p("/scripts/broken.js"), b"import { from 'env:charts'\n").unwrap();
+    let env = Environment::new(folder, None, EnvOptions::default()).unwrap();
+    let warnings = env.warnings().join("\n");
+    assert!(!warnings.contains("env:ghost") && !warnings.contains("env:phantom"), "{warnings}");
+    assert!(
+        warnings.contains("/scripts/broken.js: the env: modules it imports could not be checked")
+            && warnings.contains("does not parse as a JavaScript module"),
+        "{warnings}"
+    );
+}

@@ -310,7 +310,7 @@ fn a_zone_stays_readable_announced_and_closed_to_the_hosts_guarded_writes() {
         ("/skills/mine.md", "/skills"),
         ("/.env/x", "/.env is maintained by the environment"),
     ] {
-        let e = gw.write(&p(path), b"x", "write", None).unwrap_err().to_string();
+        let e = gw.write(&p(path), b"x", folio_env::WriteMode::Replace, None).unwrap_err().to_string();
         assert!(e.contains(want) && e.contains("cp "), "{path}: {e}");
     }
     assert!(gw.mkdir(&p("/corpus/sub")).unwrap_err().to_string().contains("cannot mkdir /corpus/sub"));

@@ -10,6 +10,7 @@ mod overlay;
 mod pipeline;
 mod runs;
 mod size;
+mod table;
 mod verbs;
 mod view;
 

@@ -265,7 +265,7 @@ fn parse_tree(chars: &[char], start: usize) -> (Vec<Vec<String>>, usize) {
 /// The module a path (as written in `from`) names: the deepest module file along it, followed
 /// through a re-export when it stops at a module that only re-exports the next name.
 fn resolve(krate: &Crate, from: &ModPath, path: &[String]) -> Option<ModPath> {
-    let mut at: ModPath = match path.first().map(String::as_str) {
+    let at: ModPath = match path.first().map(String::as_str) {
         Some("crate") => Vec::new(),
         Some("self") => from.clone(),
         Some("super") => {
@@ -279,7 +279,6 @@ fn resolve(krate: &Crate, from: &ModPath, path: &[String]) -> Option<ModPath> {
         }
         _ => return None,
     };
-    at.truncate(at.len());
     walk(krate, at, &path[1..], 0)
 }
 
@@ -295,10 +294,11 @@ fn walk(krate: &Crate, mut at: ModPath, rest: &[String], depth: usize) -> Option
             break;
         }
     }
-    if k < rest.len() && depth < 4 {
-        if let Some(target) = reexport(krate, &at, &rest[k]) {
-            return walk(krate, target, &rest[k + 1..], depth + 1);
-        }
+    if k < rest.len()
+        && depth < 4
+        && let Some(target) = reexport(krate, &at, &rest[k])
+    {
+        return walk(krate, target, &rest[k + 1..], depth + 1);
     }
     Some(at)
 }

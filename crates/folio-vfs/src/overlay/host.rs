@@ -141,15 +141,20 @@ impl HostRoot {
 
     /// What is on disk at `path` (following links that stay inside).
     pub(crate) fn state(&self, path: &VPath) -> Result<HostState> {
-        let host = self.contained(path)?;
-        match fs::metadata(&host) {
+        self.state_at(&self.contained(path)?)
+    }
+
+    /// [`HostRoot::state`] of a host path [`HostRoot::contained`] already returned, for a caller
+    /// that checked containment itself and must not pay for it twice.
+    pub(crate) fn state_at(&self, host: &Path) -> Result<HostState> {
+        match fs::metadata(host) {
             Ok(meta) if meta.is_file() => Ok(HostState::File { size: meta.len(), mtime_ns: mtime_ns(&meta) }),
             Ok(meta) if meta.is_dir() => Ok(HostState::Dir),
             Ok(_) => Ok(HostState::Other),
             Err(err) if err.kind() == io::ErrorKind::NotFound || err.kind() == io::ErrorKind::NotADirectory => {
                 Ok(HostState::Absent)
             }
-            Err(err) => Err(VfsError::host("stat", &host, err)),
+            Err(err) => Err(VfsError::host("stat", host, err)),
         }
     }
 
@@ -168,16 +173,20 @@ impl HostRoot {
 
     /// The fingerprint of the host file at `path`; `None` when it is not a regular file.
     pub(crate) fn fingerprint(&self, path: &VPath, with_hash: bool) -> Result<Option<Fingerprint>> {
-        let host = self.contained(path)?;
-        let meta = match fs::metadata(&host) {
+        self.fingerprint_at(&self.contained(path)?, with_hash)
+    }
+
+    /// [`HostRoot::fingerprint`] of a host path [`HostRoot::contained`] already returned.
+    pub(crate) fn fingerprint_at(&self, host: &Path, with_hash: bool) -> Result<Option<Fingerprint>> {
+        let meta = match fs::metadata(host) {
             Ok(meta) if meta.is_file() => meta,
             Ok(_) => return Ok(None),
             Err(err) if err.kind() == io::ErrorKind::NotFound || err.kind() == io::ErrorKind::NotADirectory => {
                 return Ok(None);
             }
-            Err(err) => return Err(VfsError::host("stat", &host, err)),
+            Err(err) => return Err(VfsError::host("stat", host, err)),
         };
-        let hash = if with_hash && meta.len() <= HASH_LIMIT { Some(hash_file(&host)?) } else { None };
+        let hash = if with_hash && meta.len() <= HASH_LIMIT { Some(hash_file(host)?) } else { None };
         Ok(Some(Fingerprint { size: meta.len(), mtime_ns: mtime_ns(&meta), hash }))
     }
 

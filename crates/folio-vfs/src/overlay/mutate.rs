@@ -56,17 +56,25 @@ impl Ctx<'_> {
             return Err(VfsError::WriteOntoDirectory(path.clone()));
         }
         self.check_ignored(path)?;
-        self.host.contained(path)?;
+        let host = self.host.contained(path)?;
         for ancestor in path.ancestors() {
             self.ensure_dir(&ancestor, "write", path)?;
         }
-        if let Some(Stat { kind: Kind::Dir, .. }) = self.stat(path)? {
-            return Err(VfsError::WriteOntoDirectory(path.clone()));
-        }
+        // One look at the entry and, only when there is none, one at the disk: the ancestors now
+        // exist as directories, so the path is visible unless an opaque directory hides the disk.
         let (base, kept_origin) = match self.entry(path)? {
+            Some(e) if e.kind == EntryKind::Dir => return Err(VfsError::WriteOntoDirectory(path.clone())),
             Some(e) if e.kind == EntryKind::File => (e.base, e.renamed_from),
             Some(e) => (e.base, None),
-            None => (self.base_for(path, true)?, None),
+            None if self.shadow(path)? != Shadow::Visible => (Base::Absent, None),
+            None => match self.host.state_at(&host)? {
+                HostState::Dir => return Err(VfsError::WriteOntoDirectory(path.clone())),
+                HostState::File { .. } => match self.host.fingerprint_at(&host, true)? {
+                    Some(fp) => (Base::File(fp), None),
+                    None => (Base::Absent, None),
+                },
+                HostState::Absent | HostState::Other => (Base::Absent, None),
+            },
         };
         let renamed_from = match origin {
             Origin::Keep => kept_origin,

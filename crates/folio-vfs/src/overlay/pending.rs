@@ -1,7 +1,7 @@
 //! `pending()`: every change the overlay holds, and whether it conflicts with what the person did
 //! to the folder outside Folio since the overlay first shadowed the path.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::error::{Result, VfsError};
 use crate::overlay::Overlay;
@@ -149,11 +149,10 @@ impl Ctx<'_> {
         let by_path: HashMap<VPath, Entry> = entries.iter().map(|e| (e.path.clone(), e.clone())).collect();
         let whiteouts: BTreeMap<VPath, ()> =
             entries.iter().filter(|e| e.kind == EntryKind::Whiteout).map(|e| (e.path.clone(), ())).collect();
-        let rename_sources: HashMap<&VPath, &VPath> =
-            entries.iter().filter_map(|e| e.renamed_from.as_ref().map(|src| (src, &e.path))).collect();
+        let moved_away = rename_sources(&entries);
         let mut added_names: HashMap<String, VPath> = HashMap::new();
         let mut out = Vec::new();
-        for e in &entries {
+        for e in entries.iter().filter(|e| is_change(e, &moved_away)) {
             let base_size = match &e.base {
                 Base::File(fp) => Some(fp.size),
                 _ => None,
@@ -176,11 +175,6 @@ impl Ctx<'_> {
                     (kind, false, conflict)
                 }
                 EntryKind::Whiteout => {
-                    if rename_sources.get(&e.path).is_some_and(|dst| by_path.contains_key(*dst))
-                        || e.base == Base::Absent
-                    {
-                        continue;
-                    }
                     let mut conflict = self.check_base(&e.path, &e.base, e.opaque)?;
                     if conflict == Some(Conflict::DeletedOutside) {
                         conflict = None;
@@ -193,11 +187,10 @@ impl Ctx<'_> {
                     }
                     (ChangeKind::Deleted, e.opaque, conflict)
                 }
-                EntryKind::Dir => match e.base {
-                    Base::Absent => (ChangeKind::Added, true, self.check_base(&e.path, &e.base, true)?),
-                    Base::File(_) => (ChangeKind::Modified, true, self.check_base(&e.path, &e.base, true)?),
-                    Base::Dir => continue,
-                },
+                EntryKind::Dir => {
+                    let kind = if e.base == Base::Absent { ChangeKind::Added } else { ChangeKind::Modified };
+                    (kind, true, self.check_base(&e.path, &e.base, true)?)
+                }
             };
             if self.host.case_insensitive && e.base == Base::Absent && conflict.is_none() {
                 let parent = e.path.parent().unwrap_or_else(VPath::root);
@@ -219,9 +212,37 @@ impl Ctx<'_> {
     }
 }
 
+/// The paths some entry was moved away from: their whiteouts are half of a rename, not removals.
+fn rename_sources(entries: &[Entry]) -> HashSet<&VPath> {
+    entries.iter().filter_map(|e| e.renamed_from.as_ref()).collect()
+}
+
+/// True when entry `e` is a change of its own in review: every file; a whiteout that removes
+/// something the folder has (and is not the source of a rename); a directory the folder does
+/// not have as one. The other entries are bookkeeping. [`Overlay::pending`] and
+/// [`Overlay::pending_count`] both decide by this, so the count is the list's length.
+fn is_change(e: &Entry, moved_away: &HashSet<&VPath>) -> bool {
+    match e.kind {
+        EntryKind::File => true,
+        EntryKind::Whiteout => e.base != Base::Absent && !moved_away.contains(&e.path),
+        EntryKind::Dir => e.base != Base::Dir,
+    }
+}
+
 impl Overlay {
     /// Every pending change, sorted by path, each with its conflict if the folder changed under it.
     pub fn pending(&self) -> Result<Vec<Change>> {
         self.read_ctx(|ctx| Ok(ctx.plan()?.into_iter().map(|p| p.change).collect()))
+    }
+
+    /// How many changes [`Overlay::pending`] would list, without looking at the disk: conflicts
+    /// do not change the count, so no file is stat'ed or hashed. For a host that only shows the
+    /// number (the agent loop tells the app after every mutating call).
+    pub fn pending_count(&self) -> Result<usize> {
+        self.read_ctx(|ctx| {
+            let entries = ctx.db(store::all(ctx.conn))?;
+            let moved_away = rename_sources(&entries);
+            Ok(entries.iter().filter(|e| is_change(e, &moved_away)).count())
+        })
     }
 }

@@ -104,10 +104,13 @@ pub fn p(s: &str) -> VPath {
     VPath::parse(s).unwrap()
 }
 
-/// Pending changes as text: one line per change, `KIND path [from X] [! conflict]`.
+/// Pending changes as text: one line per change, `KIND path [from X] [! conflict]`. Every use
+/// also checks that `pending_count` agrees with the list, on that test's own changes.
 pub fn pending(overlay: &Overlay) -> String {
     let mut lines = Vec::new();
-    for c in overlay.pending().unwrap() {
+    let changes = overlay.pending().unwrap();
+    assert_eq!(overlay.pending_count().unwrap(), changes.len(), "pending_count disagrees with pending()");
+    for c in changes {
         let kind = match &c.kind {
             folio_vfs::ChangeKind::Added => "added".to_owned(),
             folio_vfs::ChangeKind::Modified => "modified".to_owned(),
