@@ -102,7 +102,7 @@ pub use budget::{CancelToken, ScriptLimits};
 pub use builtins::fs::{ScriptFs, TreeFs};
 pub use console::{OnProgress, ProgressLine, Stream, TRUNCATED};
 pub use contract::{ScriptKind, Validation, dts_path};
-pub use error::ScriptError;
+pub use error::{FsError, ScriptError};
 pub use library::{LibraryError, zip_module};
 pub use registry::{
     CallContext, HostFn, HostFuture, HostValue, ModuleRegistry, NativeFunction, NativeModule, RegistryError,

@@ -155,7 +155,7 @@ impl Engine {
                     path: path.to_string(),
                     reason: "no such script — write it first, or list /scripts to see what exists".into(),
                 }),
-                Err(e) => Err(ScriptError::NotRunnable { path: path.to_string(), reason: e }),
+                Err(e) => Err(ScriptError::NotRunnable { path: path.to_string(), reason: e.to_string() }),
             }
         };
         let graph = SharedGraph::default();
