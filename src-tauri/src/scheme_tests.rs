@@ -349,3 +349,21 @@ fn bench_cached_pages() {
     let per = started.elapsed().as_secs_f64() * 1000.0 / 50.0;
     println!("50 cached page requests on a 40-page {} MB PDF: {per:.2} ms each", pdf.len() >> 20);
 }
+
+/// The hot path of media playback: Range requests of 64 KB on a large file. Prints the figure;
+/// run with `FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop --lib bench_ranges -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn bench_ranges() {
+    let f = fixture();
+    std::fs::write(f.folder.path().join("big.bin"), vec![7u8; 200 << 20]).unwrap();
+    let started = std::time::Instant::now();
+    for i in 0..100u64 {
+        let start = i * (2 << 20);
+        let range = format!("bytes={start}-{}", start + (64 << 10) - 1);
+        let r = get(&f, "folio://localhost/big.bin", Some(&range));
+        assert_eq!((r.status().as_u16(), r.body().len()), (206, 64 << 10));
+    }
+    let per = started.elapsed().as_secs_f64() * 1000.0 / 100.0;
+    println!("100 Range requests of 64 KB on a 200 MB file: {per:.1} ms each");
+}
