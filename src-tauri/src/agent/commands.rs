@@ -35,10 +35,10 @@ impl AgentState {
     }
 }
 
-fn state_root(app: &AppState) -> Result<PathBuf, String> {
+fn state_root(app: &AppState) -> Result<PathBuf, CommandError> {
     match &app.state_dir {
         Some(dir) => Ok(dir.clone()),
-        None => folio_vfs::default_state_root().map_err(|e| e.to_string()),
+        None => Ok(folio_vfs::default_state_root()?),
     }
 }
 
