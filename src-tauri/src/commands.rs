@@ -1,5 +1,5 @@
 //! The Tauri commands: each parses its `*Params`, asks the open [`Session`], and answers a
-//! `*Response` or an error the person can read (what happened, and the fix).
+//! `*Response` or a [`CommandError`] the person can read (what happened, and apart, the fix).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -23,12 +23,8 @@ pub struct AppState {
 
 impl AppState {
     /// The open session, or the error that tells the person to open a folder first.
-    pub fn current(&self) -> Result<Arc<Session>, String> {
-        self.session
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-            .ok_or_else(|| "no folder is open — choose one with Open Folder".to_string())
+    pub fn current(&self) -> Result<Arc<Session>, CommandError> {
+        self.session.lock().unwrap_or_else(PoisonError::into_inner).clone().ok_or_else(CommandError::no_folder)
     }
 
     /// Opens `path`, replacing the open folder.
@@ -46,21 +42,28 @@ impl AppState {
     }
 }
 
-async fn blocking<T: Send + 'static>(job: impl FnOnce() -> Result<T, String> + Send + 'static) -> Result<T, String> {
+/// Runs `job` on the blocking pool (files, the store, PDFium), its error made a [`CommandError`].
+pub(crate) async fn blocking<T: Send + 'static, E: Into<CommandError> + Send + 'static>(
+    job: impl FnOnce() -> Result<T, E> + Send + 'static,
+) -> Result<T, CommandError> {
     tauri::async_runtime::spawn_blocking(job)
         .await
-        .map_err(|e| format!("the operation stopped unexpectedly: {e} — try again"))?
+        .map_err(|e| CommandError::stopped("the operation", e, "try again"))?
+        .map_err(Into::into)
 }
 
 /// `folder.open`: opens a folder.
 #[tauri::command]
-pub async fn folder_open(state: State<'_, AppState>, params: FolderOpenParams) -> Result<FolderOpenResponse, String> {
-    state.open(&params.path)
+pub async fn folder_open(
+    state: State<'_, AppState>,
+    params: FolderOpenParams,
+) -> Result<FolderOpenResponse, CommandError> {
+    Ok(state.open(&params.path)?)
 }
 
 /// `status.get`: the open folder and its pending changes.
 #[tauri::command]
-pub async fn status_get(state: State<'_, AppState>) -> Result<StatusGetResponse, String> {
+pub async fn status_get(state: State<'_, AppState>) -> Result<StatusGetResponse, CommandError> {
     let session = state.session.lock().unwrap_or_else(PoisonError::into_inner).clone();
     let notice = state.notice.lock().unwrap_or_else(PoisonError::into_inner).take();
     let mut status = match session {
@@ -73,21 +76,21 @@ pub async fn status_get(state: State<'_, AppState>) -> Result<StatusGetResponse,
 
 /// `tree.list`: one directory of the agent's view, with badges.
 #[tauri::command]
-pub async fn tree_list(state: State<'_, AppState>, params: TreeListParams) -> Result<TreeListResponse, String> {
+pub async fn tree_list(state: State<'_, AppState>, params: TreeListParams) -> Result<TreeListResponse, CommandError> {
     let session = state.current()?;
     blocking(move || session.list(&params.path)).await
 }
 
 /// `file.read`: a file's text for the preview pane.
 #[tauri::command]
-pub async fn file_read(state: State<'_, AppState>, params: FileReadParams) -> Result<FileReadResponse, String> {
+pub async fn file_read(state: State<'_, AppState>, params: FileReadParams) -> Result<FileReadResponse, CommandError> {
     let session = state.current()?;
     blocking(move || session.read(&params.path)).await
 }
 
 /// `scripts.list`: the script catalogue.
 #[tauri::command]
-pub async fn scripts_list(state: State<'_, AppState>) -> Result<ScriptsListResponse, String> {
+pub async fn scripts_list(state: State<'_, AppState>) -> Result<ScriptsListResponse, CommandError> {
     let session = state.current()?;
     blocking(move || session.scripts()).await
 }
@@ -98,7 +101,7 @@ pub async fn scripts_run(
     state: State<'_, AppState>,
     params: ScriptsRunParams,
     on_progress: Channel<ScriptProgressNotification>,
-) -> Result<ScriptsRunResponse, String> {
+) -> Result<ScriptsRunResponse, CommandError> {
     let session = state.current()?;
     blocking(move || {
         session.run_script(
@@ -116,7 +119,7 @@ pub async fn scripts_run(
 pub async fn commit_apply(
     state: State<'_, AppState>,
     params: CommitApplyParams,
-) -> Result<CommitApplyResponse, String> {
+) -> Result<CommitApplyResponse, CommandError> {
     let session = state.current()?;
     blocking(move || session.commit(&params)).await
 }
@@ -126,7 +129,7 @@ pub async fn commit_apply(
 pub async fn discard_apply(
     state: State<'_, AppState>,
     params: DiscardApplyParams,
-) -> Result<DiscardApplyResponse, String> {
+) -> Result<DiscardApplyResponse, CommandError> {
     let session = state.current()?;
     blocking(move || session.discard(&params)).await
 }

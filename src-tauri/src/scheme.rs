@@ -80,13 +80,34 @@ pub fn resolve_range(header: Option<&str>, len: u64) -> RangeReply {
     }
 }
 
+/// `?version=`: which bytes of the path a request wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VersionParam {
+    /// No `version`: what the agent sees now.
+    Current,
+    /// `version=base`: the folder's committed bytes.
+    Base,
+    /// `version=preview`: the webm preview `preview_transcode` made.
+    Preview,
+}
+
+impl VersionParam {
+    /// The values `version=` takes, and what each means.
+    const NAMES: [(&'static str, VersionParam); 2] = [("base", VersionParam::Base), ("preview", VersionParam::Preview)];
+
+    /// The version a `version=` value names, or `None` for an unknown one.
+    pub fn parse(value: &str) -> Option<VersionParam> {
+        VersionParam::NAMES.iter().find(|(name, _)| *name == value).map(|(_, v)| *v)
+    }
+}
+
 /// What a request asks for, from its URI.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     /// The decoded path (`/out/chart.png`).
     pub path: String,
-    /// `?version=`: `None`, `base` or `preview`.
-    pub version: Option<String>,
+    /// `?version=`.
+    pub version: VersionParam,
     /// `?page=`.
     pub page: Option<u32>,
     /// `?width=` (page renders; default 1200).
@@ -102,14 +123,18 @@ fn decode(s: &str) -> String {
 pub fn target(path: &str, query: Option<&str>) -> Result<Target, PreviewError> {
     let decoded = decode(path);
     let path = format!("/{}", decoded.trim_start_matches('/'));
-    let mut t = Target { path, version: None, page: None, width: None };
+    let mut t = Target { path, version: VersionParam::Current, page: None, width: None };
     for pair in query.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
         let value = decode(value);
         let bad = |why: String| PreviewError::Unsupported { path: t.path.clone(), why };
         match key {
-            "version" if value == "base" || value == "preview" => t.version = Some(value),
-            "version" => return Err(bad(format!("version={value} is unknown; use version=base or version=preview"))),
+            "version" => {
+                t.version = VersionParam::parse(&value).ok_or_else(|| {
+                    let known: Vec<String> = VersionParam::NAMES.iter().map(|(n, _)| format!("version={n}")).collect();
+                    bad(format!("version={value} is unknown; use {}", known.join(" or ")))
+                })?;
+            }
             "page" => t.page = Some(value.parse().map_err(|_| bad(format!("page={value} is not a page number")))?),
             "width" => t.width = Some(value.parse().map_err(|_| bad(format!("width={value} is not a pixel width")))?),
             // Cache busters and the like are ignored.
@@ -122,12 +147,12 @@ pub fn target(path: &str, query: Option<&str>) -> Result<Target, PreviewError> {
 /// The bytes and media type a target names.
 fn body(session: &Session, previews: &Previews, t: &Target) -> Result<(Vec<u8>, String), PreviewError> {
     let at = checked_path(&t.path)?;
-    let version = if t.version.as_deref() == Some("base") { Version::Base } else { Version::Current };
+    let version = if t.version == VersionParam::Base { Version::Base } else { Version::Current };
     if let Some(page) = t.page {
         let png = previews.page_png(session, &at, version, page, t.width.unwrap_or(1200))?;
         return Ok((png, "image/png".into()));
     }
-    if t.version.as_deref() == Some("preview") {
+    if t.version == VersionParam::Preview {
         let file = previews.transcoded(session, &at)?;
         let bytes = std::fs::read(&file)
             .map_err(|e| PreviewError::Read { path: file.display().to_string(), why: e.to_string() })?;

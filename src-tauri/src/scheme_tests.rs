@@ -41,7 +41,7 @@ fn ranges() {
 #[test]
 fn targets_from_uris() {
     let t = target("/%2Fout%2Fmy%20chart.png", Some("version=base&t=3")).unwrap();
-    assert_eq!(t, Target { path: "/out/my chart.png".into(), version: Some("base".into()), page: None, width: None });
+    assert_eq!(t, Target { path: "/out/my chart.png".into(), version: VersionParam::Base, page: None, width: None });
     let t = target("/out/doc.pdf", Some("page=2&width=800")).unwrap();
     assert_eq!((t.path.as_str(), t.page, t.width), ("/out/doc.pdf", Some(2), Some(800)));
     assert_eq!(target("/", None).unwrap().path, "/");
@@ -192,6 +192,13 @@ fn pdf_pages_render_on_request_and_are_cached() {
     let r = get(&f, "folio://localhost/deck.pdf?page=4", None);
     assert_eq!(r.status().as_u16(), 500);
     assert!(String::from_utf8_lossy(r.body()).contains('4'), "{}", String::from_utf8_lossy(r.body()));
+    // A rewritten document is read again: its cached pages are not served for the new content.
+    let wide: Vec<pdfgen::Page> = (0..2)
+        .map(|_| pdfgen::Page::new(400.0, 100.0, &pdfgen::rect(0.1, 0.4, 0.6, 10.0, 10.0, 100.0, 50.0)))
+        .collect();
+    std::fs::write(f.folder.path().join("deck.pdf"), pdfgen::pdf(&wide, "Wide")).unwrap();
+    let png = get(&f, "folio://localhost/deck.pdf?page=2&width=600", None).body().clone();
+    assert_eq!(u32::from_be_bytes(png[20..24].try_into().unwrap()), 150, "the new page's height");
 }
 
 /// Real ffmpeg (the tests' machine has it; the e2e checks the same path in the window).
@@ -317,4 +324,46 @@ fn a_file_too_large_to_read_gets_a_card_without_being_read() {
     let r = get(&f, "folio://localhost/huge.mp4", None);
     assert_eq!(r.status().as_u16(), 413);
     assert!(String::from_utf8_lossy(r.body()).contains("open it with its own application"));
+}
+
+/// The hot path of a document preview: the same cached page asked for again and again (the pane
+/// re-renders, the person scrolls back). Prints the figure; run with
+/// `FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop --lib bench_cached_pages -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn bench_cached_pages() {
+    let f = fixture();
+    let pages: Vec<pdfgen::Page> = (0..40)
+        .map(|i| pdfgen::Page::new(300.0, 200.0, &pdfgen::rect(0.02 * i as f32, 0.4, 0.6, 10.0, 10.0, 100.0, 50.0)))
+        .collect();
+    let mut pdf = pdfgen::pdf(&pages, "Deck");
+    // A realistic size: 8 MB of scanned pages, as trailing bytes PDFium ignores.
+    pdf.extend(std::iter::repeat_n(b'\n', 8 << 20));
+    std::fs::write(f.folder.path().join("deck.pdf"), &pdf).unwrap();
+    let uri = "folio://localhost/deck.pdf?page=7&width=600";
+    assert_eq!(get(&f, uri, None).status().as_u16(), 200, "the first request renders and caches");
+    let started = std::time::Instant::now();
+    for _ in 0..50 {
+        assert_eq!(get(&f, uri, None).status().as_u16(), 200);
+    }
+    let per = started.elapsed().as_secs_f64() * 1000.0 / 50.0;
+    println!("50 cached page requests on a 40-page {} MB PDF: {per:.2} ms each", pdf.len() >> 20);
+}
+
+/// The hot path of media playback: Range requests of 64 KB on a large file. Prints the figure;
+/// run with `FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop --lib bench_ranges -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn bench_ranges() {
+    let f = fixture();
+    std::fs::write(f.folder.path().join("big.bin"), vec![7u8; 200 << 20]).unwrap();
+    let started = std::time::Instant::now();
+    for i in 0..100u64 {
+        let start = i * (2 << 20);
+        let range = format!("bytes={start}-{}", start + (64 << 10) - 1);
+        let r = get(&f, "folio://localhost/big.bin", Some(&range));
+        assert_eq!((r.status().as_u16(), r.body().len()), (206, 64 << 10));
+    }
+    let per = started.elapsed().as_secs_f64() * 1000.0 / 100.0;
+    println!("100 Range requests of 64 KB on a 200 MB file: {per:.1} ms each");
 }

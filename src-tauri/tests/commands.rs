@@ -9,7 +9,7 @@ use folio_desktop::commands::AppState;
 use serde_json::{Value, json};
 
 mod mock;
-use mock::{App, app, call};
+use mock::{App, app, call, call_json};
 
 #[test]
 fn before_a_folder_is_open_status_is_empty_and_other_commands_say_what_to_do() {
@@ -18,6 +18,26 @@ fn before_a_folder_is_open_status_is_empty_and_other_commands_say_what_to_do() {
     assert_eq!(status.folder, None);
     let err = call::<TreeListResponse>(&app, "tree_list", json!({"params": {"path": "/"}})).unwrap_err();
     assert!(err.contains("no folder is open") && err.contains("Open Folder"), "{err}");
+}
+
+/// A failed command reaches the UI as `{kind, message, hint}`, the fix apart from the message.
+#[test]
+fn a_failed_command_answers_kind_message_and_hint() {
+    let app = app();
+    let check = |cmd: &str, body: Value, kind: &str, message: &str, hint: &str| {
+        let err = call_json::<Value>(&app, cmd, body).unwrap_err();
+        assert_eq!(err["kind"], kind, "{cmd}: {err}");
+        assert!(err["message"].as_str().unwrap().contains(message), "{cmd}: {err}");
+        assert!(!err["message"].as_str().unwrap().contains("hint:"), "{cmd}: the hint is split off: {err}");
+        assert!(err["hint"].as_str().unwrap().contains(hint), "{cmd}: {err}");
+    };
+    check("tree_list", json!({"params": {"path": "/"}}), "noFolder", "no folder is open", "Open Folder");
+    check("preview_info", json!({"params": {"path": "/a.png"}}), "noFolder", "no folder is open", "Open Folder");
+    let folder = open_fixture(&app);
+    check("file_read", json!({"params": {"path": "/none.txt"}}), "failed", "/none.txt", "ls its directory");
+    check("preview_info", json!({"params": {"path": "/none.txt"}}), "notFound", "/none.txt does not", "pick it again");
+    check("preview_info", json!({"params": {"path": "none.txt"}}), "badRequest", "not a path", "use an absolute path");
+    drop(folder);
 }
 
 #[test]

@@ -3,7 +3,8 @@
 // review-and-commit bar that is always visible at the bottom.
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { open as openDialog } from "@tauri-apps/plugin-dialog";
-import { api, message } from "./api";
+import { ProblemText } from "./ProblemText";
+import { api, problem, type Problem } from "./api";
 import type { FolderOpenResponse, StatusGetResponse } from "./bindings";
 import { Tree } from "./Tree";
 import { Preview } from "./Preview";
@@ -18,7 +19,7 @@ export function App() {
   const [folder, setFolder] = useState<FolderOpenResponse | null>(null);
   const [status, setStatus] = useState<StatusGetResponse | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   const [version, setVersion] = useState(0);
   const [dialog, setDialog] = useState<"settings" | "doctor" | null>(null);
 
@@ -30,7 +31,7 @@ export function App() {
       setVersion((v) => v + 1);
       return next;
     } catch (e) {
-      setError(message(e));
+      setError(problem(e));
       return null;
     }
   }, []);
@@ -63,7 +64,7 @@ export function App() {
       setError(null);
       await refresh();
     } catch (e) {
-      setError(message(e));
+      setError(problem(e));
     }
   };
 
@@ -96,7 +97,7 @@ export function App() {
       </header>
       {error && (
         <div class="banner error" role="alert">
-          <span>{error}</span>
+          <span><ProblemText problem={error} /></span>
           <button class="link" onClick={() => setError(null)}>
             Dismiss
           </button>

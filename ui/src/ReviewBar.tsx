@@ -4,12 +4,12 @@
 // Ctrl/Cmd+Shift+R toggles the panel; Ctrl/Cmd+Shift+Enter commits the ticked changes (or opens
 // the panel first, so nothing is committed unseen).
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, bytes, message } from "./api";
+import { api, bytes, problem, type Problem } from "./api";
 import type { PendingChange, StatusGetResponse } from "./bindings";
 import { Diff } from "./review/Diff";
 import "./review/review.css";
 
-type Props = { status: StatusGetResponse | null; pending: number; onChanged: () => Promise<unknown>; onError: (e: string) => void };
+type Props = { status: StatusGetResponse | null; pending: number; onChanged: () => Promise<unknown>; onError: (e: Problem) => void };
 type Summary = { text: string; skipped: { path: string; reason: string }[] };
 
 function size(c: PendingChange) {
@@ -72,7 +72,7 @@ export function ReviewBar({ status, pending, onChanged, onError }: Props) {
       setSummary(await job());
       await onChanged();
     } catch (e) {
-      onError(message(e));
+      onError(problem(e));
     }
     setBusy(null);
     setConfirming(null);

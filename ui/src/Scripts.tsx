@@ -2,7 +2,8 @@
 // script's argument form (derived from its .d.ts: one input per argument, or raw JSON), live
 // console lines while it runs, and the result.
 import { useEffect, useState } from "preact/hooks";
-import { api, message } from "./api";
+import { ProblemText } from "./ProblemText";
+import { api, message, problem, type Problem } from "./api";
 import type { ScriptField, ScriptInfo, ScriptsFormResponse, ScriptsRunResponse } from "./bindings";
 import { reviewApi } from "./review/api";
 import "./review/review.css";
@@ -80,7 +81,7 @@ function Field({ f, value, onChange }: { f: ScriptField; value: string | boolean
 
 function Form({ path, busy, onRun, onCancel }: { path: string; busy: boolean; onRun: (args: Record<string, unknown>) => void; onCancel: () => void }) {
   const [form, setForm] = useState<ScriptsFormResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   const [invalid, setInvalid] = useState<string | null>(null);
   const [values, setValues] = useState<Values>({});
   const [raw, setRaw] = useState("{}");
@@ -89,9 +90,9 @@ function Form({ path, busy, onRun, onCancel }: { path: string; busy: boolean; on
     reviewApi
       .form(path)
       .then(setForm)
-      .catch((e) => setError(message(e)));
+      .catch((e) => setError(problem(e)));
   }, [path]);
-  if (error) return <div class="script-form error-text">{error}</div>;
+  if (error) return <div class="script-form error-text"><ProblemText problem={error} /></div>;
   if (!form) return <div class="script-form muted">Reading the script's arguments…</div>;
   const submit = (e: Event) => {
     e.preventDefault();
@@ -137,7 +138,7 @@ function Form({ path, busy, onRun, onCancel }: { path: string; busy: boolean; on
   );
 }
 
-export function Scripts({ version, onDone, onError }: { version: number; onDone: () => void; onError: (e: string) => void }) {
+export function Scripts({ version, onDone, onError }: { version: number; onDone: () => void; onError: (e: Problem) => void }) {
   const [scripts, setScripts] = useState<ScriptInfo[] | null>(null);
   const [run, setRun] = useState<Run | null>(null);
   const [asking, setAsking] = useState<string | null>(null);
@@ -145,7 +146,7 @@ export function Scripts({ version, onDone, onError }: { version: number; onDone:
     api.scripts
       .list()
       .then((r) => setScripts(r.scripts))
-      .catch((e) => onError(message(e)));
+      .catch((e) => onError(problem(e)));
   }, [version]);
 
   const start = async (path: string, args: Record<string, unknown>) => {

@@ -2,6 +2,7 @@
 // as `api.resource.method`; the payload types come from bindings/ (one file per concern), generated from the Rust types.
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type {
+  CommandError,
   CommitApplyParams,
   CommitApplyResponse,
   DiscardApplyParams,
@@ -45,8 +46,24 @@ export const api = {
   },
 };
 
-/** The message of a failed command (commands reject with a readable string). */
+/** A failure to show: a command's `{kind, message, hint}`, or a message the UI wrote itself. */
+export type Problem = string | CommandError;
+
+/** True for the error a command rejects with. */
+export function isCommandError(error: unknown): error is CommandError {
+  if (typeof error !== "object" || error === null) return false;
+  const e = error as Record<string, unknown>;
+  return typeof e.kind === "string" && typeof e.message === "string" && (e.hint === null || typeof e.hint === "string");
+}
+
+/** A failed call as a problem to show: a command's error keeps its hint apart, anything else is its text. */
+export function problem(error: unknown): Problem {
+  return isCommandError(error) ? error : message(error);
+}
+
+/** A failure as one line of text (the message, then ` — hint: ` and the fix), where only a line fits. */
 export function message(error: unknown): string {
+  if (isCommandError(error)) return error.hint ? `${error.message} — hint: ${error.hint}` : error.message;
   return typeof error === "string" ? error : error instanceof Error ? error.message : JSON.stringify(error);
 }
 

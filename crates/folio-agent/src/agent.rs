@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::client::ModelClient;
 use crate::error::AgentError;
-use crate::events::{AgentEvent, FinishReason};
+use crate::events::{AgentEvent, FinishReason, ToolCallStatus};
 use crate::message::{Message, ModelRequest, Part, Role, ToolDef};
 use crate::wire::StreamEvent;
 
@@ -198,17 +198,22 @@ impl Agent {
                 self.tools.drain_events().into_iter().for_each(&mut *on_event);
                 let duration_ms = started.elapsed().as_millis() as u64;
                 let (status, content, is_error, images) = match outcome {
-                    Some(o) if o.ok => ("success", o.content, false, o.images),
-                    Some(o) => ("error", o.content, true, o.images),
+                    Some(o) if o.ok => (ToolCallStatus::Success, o.content, false, o.images),
+                    Some(o) => (ToolCallStatus::Error, o.content, true, o.images),
                     None => {
                         cancelled = true;
-                        ("aborted", "Stopped by the person before this call finished.".to_owned(), true, Vec::new())
+                        (
+                            ToolCallStatus::Aborted,
+                            "Stopped by the person before this call finished.".to_owned(),
+                            true,
+                            Vec::new(),
+                        )
                     }
                 };
                 on_event(AgentEvent::ToolCallFinished {
                     id: id.clone(),
                     name: name.clone(),
-                    status: status.to_owned(),
+                    status,
                     output: content.clone(),
                     duration_ms,
                 });

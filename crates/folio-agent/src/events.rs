@@ -4,6 +4,29 @@ use serde::{Deserialize, Serialize};
 
 use crate::message::Usage;
 
+/// How one tool call ended. Serialised as `success`, `error` or `aborted`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCallStatus {
+    /// The tool did what was asked.
+    Success,
+    /// The tool refused or failed; its output says why, and the model sees it.
+    Error,
+    /// The person stopped the turn before the call finished.
+    Aborted,
+}
+
+impl ToolCallStatus {
+    /// The wire name (`success`, `error`, `aborted`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolCallStatus::Success => "success",
+            ToolCallStatus::Error => "error",
+            ToolCallStatus::Aborted => "aborted",
+        }
+    }
+}
+
 /// How a run of the loop ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -50,8 +73,8 @@ pub enum AgentEvent {
         id: String,
         /// Tool name.
         name: String,
-        /// `success`, `error` or `aborted`.
-        status: String,
+        /// How it ended (`success`, `error` or `aborted` on the wire).
+        status: ToolCallStatus,
         /// What the model is sent back.
         output: String,
         /// Wall time of the call.

@@ -33,7 +33,7 @@ pub use agent::{Agent, AgentConfig, BoxFuture, Conversation, ToolOutcome, Tools}
 pub use client::{ModelClient, Pricing, Provider};
 pub use env_tools::{EnvTools, HostEvents};
 pub use error::AgentError;
-pub use events::{AgentEvent, FinishReason};
+pub use events::{AgentEvent, FinishReason, ToolCallStatus};
 pub use message::{Image, Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};
 pub use prompt::{DESK_PROMPT, system_prompt};
 pub use providers::{PRESETS, Preset, preset};

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use anyhow::{Result, anyhow};
 use folio_agent::{
-    Agent, AgentConfig, AgentEvent, Conversation, EnvTools, FinishReason, HostEvents, Message, ModelClient, Usage,
+    Agent, AgentConfig, AgentEvent, Conversation, EnvTools, FinishReason, HostEvents, Message, ModelClient,
+    ToolCallStatus, Usage,
 };
 use folio_env::KeepPresented;
 use folio_host::{Host, Seams};
@@ -167,7 +168,7 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
                         let _ = out.flush();
                     }
                     AgentEvent::ToolCallFinished { name, status, output, duration_ms, .. } => {
-                        let mark = if status == "success" { "ok" } else { status.as_str() };
+                        let mark = if *status == ToolCallStatus::Success { "ok" } else { status.name() };
                         let _ = writeln!(out, "\n  [{mark}] {name} ({duration_ms} ms) {}", first_line(output));
                     }
                     AgentEvent::Retrying { delay_ms, reason, .. } => {

@@ -80,3 +80,37 @@ impl ScriptError {
         }
     }
 }
+
+/// Why an `env:fs` operation of a [`crate::ScriptFs`] failed. The script sees the message,
+/// prefixed `env:fs.<function>: `; nothing here is retried automatically.
+#[derive(Debug, thiserror::Error)]
+pub enum FsError {
+    /// The tree refused or failed (a missing file, a directory in the way, host I/O). The model
+    /// fixes the path; host I/O failures are for the person.
+    #[error(transparent)]
+    Tree(#[from] folio_vfs::VfsError),
+    /// The host's rules refused the change (a read-only zone, a size limit, a script that does
+    /// not validate). The message is the host's own and names the fix.
+    #[error(transparent)]
+    Refused(Box<dyn std::error::Error + Send + Sync>),
+    /// The operation cannot run in this context (a write while a module's top level is being
+    /// validated). The model moves the work into the default export.
+    #[error("{op} {why}")]
+    NotNow {
+        /// The `env:fs` function (`writeFile`, `mkdir`, …).
+        op: &'static str,
+        /// Why, and what to do instead.
+        why: &'static str,
+    },
+    /// The host side of the call went away before answering (the validation ended). The run is
+    /// over; nothing to retry.
+    #[error("{0}")]
+    Gone(&'static str),
+}
+
+/// A script sees an `env:fs` failure as its message.
+impl From<FsError> for String {
+    fn from(e: FsError) -> String {
+        e.to_string()
+    }
+}

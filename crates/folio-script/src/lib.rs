@@ -97,16 +97,17 @@ mod library;
 mod loader;
 pub mod registry;
 mod run;
+mod script_fs;
 mod validate;
 
 pub use budget::{CancelToken, ScriptLimits};
-pub use builtins::fs::{ScriptFs, TreeFs};
 pub use console::{OnProgress, ProgressLine, Stream, TRUNCATED};
 pub use contract::{ScriptKind, Validation, dts_path};
-pub use error::ScriptError;
+pub use error::{FsError, ScriptError};
 pub use imports::{Import, ImportsError, imports};
 pub use library::{LibraryError, zip_module, zip_module_deferred};
 pub use registry::{
     CallContext, HostFn, HostFuture, HostValue, ModuleRegistry, NativeFunction, NativeModule, RegistryError,
 };
 pub use run::{Engine, RunOptions, RunResult, RunValue};
+pub use script_fs::{ScriptFs, TreeFs};

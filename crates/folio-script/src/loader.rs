@@ -21,11 +21,11 @@ use rquickjs::loader::{ImportAttributes, Loader, Resolver};
 use rquickjs::{Ctx, Exception, Function, Module, Object, Value, module::Declared};
 
 use crate::bridge;
-use crate::builtins::fs::ScriptFs;
 use crate::bytecode;
 use crate::dts;
 use crate::error::ScriptError;
 use crate::registry::{CallContext, ModuleRegistry};
+use crate::script_fs::ScriptFs;
 
 /// What the loader learned, shared with the operation that owns it.
 #[derive(Default)]

@@ -14,7 +14,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use crate::budget::CancelToken;
-use crate::builtins::fs::ScriptFs;
+use crate::script_fs::ScriptFs;
 
 /// A value crossing between a script and a host function.
 #[derive(Debug, Clone, PartialEq)]

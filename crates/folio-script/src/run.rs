@@ -10,7 +10,6 @@ use rquickjs::{AsyncContext, AsyncRuntime, CatchResultExt, CaughtError, Ctx, Fun
 
 use crate::args;
 use crate::budget::{Budget, CancelToken, ScriptLimits};
-use crate::builtins::fs::ScriptFs;
 use crate::bytecode;
 use crate::console::{BATCH_INTERVAL, OnProgress, Sink, Stream};
 use crate::contract::{self, ScriptKind};
@@ -18,6 +17,7 @@ use crate::error::ScriptError;
 use crate::hints;
 use crate::loader::{self, ModuleSource, SharedGraph};
 use crate::registry::{CallContext, ModuleRegistry};
+use crate::script_fs::ScriptFs;
 
 const PRELUDE: &str = include_str!("js/prelude.js");
 const STACK_FRAMES: usize = 4;
@@ -155,7 +155,7 @@ impl Engine {
                     path: path.to_string(),
                     reason: "no such script — write it first, or list /scripts to see what exists".into(),
                 }),
-                Err(e) => Err(ScriptError::NotRunnable { path: path.to_string(), reason: e }),
+                Err(e) => Err(ScriptError::NotRunnable { path: path.to_string(), reason: e.to_string() }),
             }
         };
         let graph = SharedGraph::default();

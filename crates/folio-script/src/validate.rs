@@ -13,12 +13,12 @@ use std::sync::{Arc, Mutex};
 
 use folio_vfs::{DirEntry, Stat, Tree, VPath};
 
-use crate::builtins::fs::ScriptFs;
 use crate::console::Sink;
 use crate::contract::{ScriptKind, Validation};
 use crate::dts;
-use crate::error::ScriptError;
+use crate::error::{FsError, ScriptError};
 use crate::run::{Done, Engine, Mode, Operation, current_thread_runtime};
+use crate::script_fs::ScriptFs;
 
 type Job = Box<dyn FnOnce(&dyn Tree) + Send>;
 
@@ -38,59 +38,59 @@ const NOT_NOW: &str = "is not available while a script is being validated — mo
 impl RelayFs {
     fn ask<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&dyn Tree) -> Result<T, String> + Send + 'static,
-    ) -> Result<T, String> {
+        f: impl FnOnce(&dyn Tree) -> Result<T, FsError> + Send + 'static,
+    ) -> Result<T, FsError> {
         let (reply_tx, reply_rx) = mpsc::channel();
         let job: Job = Box::new(move |tree| {
             let _ = reply_tx.send(f(tree));
         });
-        let sent = self.tx.lock().map_err(|_| "the validation relay failed".to_owned())?.send(Msg::Call(job));
-        sent.map_err(|_| "the validation has already ended".to_owned())?;
-        reply_rx.recv().map_err(|_| "the validation has already ended".to_owned())?
+        let sent = self.tx.lock().map_err(|_| FsError::Gone("the validation relay failed"))?.send(Msg::Call(job));
+        sent.map_err(|_| FsError::Gone("the validation has already ended"))?;
+        reply_rx.recv().map_err(|_| FsError::Gone("the validation has already ended"))?
     }
 }
 
 impl ScriptFs for RelayFs {
-    fn read(&self, path: &VPath) -> Result<Vec<u8>, String> {
+    fn read(&self, path: &VPath) -> Result<Vec<u8>, FsError> {
         if path == &self.overlay.0 {
             return Ok(self.overlay.1.clone());
         }
         let p = path.clone();
-        self.ask(move |t| t.read(&p).map_err(|e| e.to_string()))
+        self.ask(move |t| t.read(&p).map_err(FsError::from))
     }
-    fn write(&self, _: &VPath, _: &[u8]) -> Result<(), String> {
-        Err(format!("writeFile {NOT_NOW}"))
+    fn write(&self, _: &VPath, _: &[u8]) -> Result<(), FsError> {
+        Err(FsError::NotNow { op: "writeFile", why: NOT_NOW })
     }
-    fn append(&self, _: &VPath, _: &[u8]) -> Result<(), String> {
-        Err(format!("appendFile {NOT_NOW}"))
+    fn append(&self, _: &VPath, _: &[u8]) -> Result<(), FsError> {
+        Err(FsError::NotNow { op: "appendFile", why: NOT_NOW })
     }
-    fn list(&self, dir: &VPath) -> Result<Vec<DirEntry>, String> {
+    fn list(&self, dir: &VPath) -> Result<Vec<DirEntry>, FsError> {
         let p = dir.clone();
-        self.ask(move |t| t.list(&p).map_err(|e| e.to_string()))
+        self.ask(move |t| t.list(&p).map_err(FsError::from))
     }
-    fn glob(&self, pattern: &str) -> Result<Vec<VPath>, String> {
+    fn glob(&self, pattern: &str) -> Result<Vec<VPath>, FsError> {
         let p = pattern.to_owned();
-        self.ask(move |t| t.glob(&p).map_err(|e| e.to_string()))
+        self.ask(move |t| t.glob(&p).map_err(FsError::from))
     }
-    fn stat(&self, path: &VPath) -> Result<Option<Stat>, String> {
+    fn stat(&self, path: &VPath) -> Result<Option<Stat>, FsError> {
         if path == &self.overlay.0 {
             let size = self.overlay.1.len() as u64;
             return Ok(Some(Stat { kind: folio_vfs::Kind::File, size, mtime_ms: 0 }));
         }
         let p = path.clone();
-        self.ask(move |t| t.stat(&p).map_err(|e| e.to_string()))
+        self.ask(move |t| t.stat(&p).map_err(FsError::from))
     }
-    fn mkdir(&self, _: &VPath) -> Result<(), String> {
-        Err(format!("mkdir {NOT_NOW}"))
+    fn mkdir(&self, _: &VPath) -> Result<(), FsError> {
+        Err(FsError::NotNow { op: "mkdir", why: NOT_NOW })
     }
-    fn rm(&self, _: &VPath) -> Result<(), String> {
-        Err(format!("rm {NOT_NOW}"))
+    fn rm(&self, _: &VPath) -> Result<(), FsError> {
+        Err(FsError::NotNow { op: "rm", why: NOT_NOW })
     }
-    fn mv(&self, _: &VPath, _: &VPath) -> Result<(), String> {
-        Err(format!("mv {NOT_NOW}"))
+    fn mv(&self, _: &VPath, _: &VPath) -> Result<(), FsError> {
+        Err(FsError::NotNow { op: "mv", why: NOT_NOW })
     }
-    fn cp(&self, _: &VPath, _: &VPath) -> Result<(), String> {
-        Err(format!("cp {NOT_NOW}"))
+    fn cp(&self, _: &VPath, _: &VPath) -> Result<(), FsError> {
+        Err(FsError::NotNow { op: "cp", why: NOT_NOW })
     }
 }
 

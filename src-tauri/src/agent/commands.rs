@@ -12,7 +12,7 @@ use tauri_plugin_notification::NotificationExt;
 
 use super::AgentHost;
 use crate::api::*;
-use crate::commands::AppState;
+use crate::commands::{AppState, blocking};
 
 /// A turn longer than this raises a notification when it ends in the background.
 const LONG_TURN: Duration = Duration::from_secs(20);
@@ -25,7 +25,7 @@ pub struct AgentState {
 
 impl AgentState {
     /// The agent host, opening the store under the app's state root the first time.
-    pub fn host(&self, app: &AppState) -> Result<Arc<AgentHost>, String> {
+    pub fn host(&self, app: &AppState) -> Result<Arc<AgentHost>, CommandError> {
         if let Some(host) = self.host.get() {
             return Ok(host.clone());
         }
@@ -35,17 +35,11 @@ impl AgentState {
     }
 }
 
-fn state_root(app: &AppState) -> Result<PathBuf, String> {
+fn state_root(app: &AppState) -> Result<PathBuf, CommandError> {
     match &app.state_dir {
         Some(dir) => Ok(dir.clone()),
-        None => folio_vfs::default_state_root().map_err(|e| e.to_string()),
+        None => Ok(folio_vfs::default_state_root()?),
     }
-}
-
-async fn blocking<T: Send + 'static>(job: impl FnOnce() -> Result<T, String> + Send + 'static) -> Result<T, String> {
-    tauri::async_runtime::spawn_blocking(job)
-        .await
-        .map_err(|e| format!("the operation stopped unexpectedly: {e} — try again"))?
 }
 
 /// True when no window of the app has the focus (the person is elsewhere).
@@ -66,9 +60,9 @@ fn notify<R: Runtime>(app: &AppHandle<R>, title: &str, body: &str) {
 pub async fn settings_get(
     app: State<'_, AppState>,
     agent: State<'_, AgentState>,
-) -> Result<SettingsGetResponse, String> {
+) -> Result<SettingsGetResponse, CommandError> {
     let host = agent.host(&app)?;
-    blocking(move || Ok(host.settings().view())).await
+    blocking(move || Ok::<_, CommandError>(host.settings().view())).await
 }
 
 /// `settings.save`: saves the settings and, when given, the key (keychain, or the key file).
@@ -77,7 +71,7 @@ pub async fn settings_save(
     app: State<'_, AppState>,
     agent: State<'_, AgentState>,
     params: SettingsSaveParams,
-) -> Result<SettingsGetResponse, String> {
+) -> Result<SettingsGetResponse, CommandError> {
     let host = agent.host(&app)?;
     blocking(move || host.settings().save(params)).await
 }
@@ -88,7 +82,7 @@ pub async fn connection_test(
     app: State<'_, AppState>,
     agent: State<'_, AgentState>,
     params: ConnectionTestParams,
-) -> Result<ConnectionTestResponse, String> {
+) -> Result<ConnectionTestResponse, CommandError> {
     let host = agent.host(&app)?;
     Ok(host.settings().test(params).await)
 }
@@ -98,7 +92,7 @@ pub async fn connection_test(
 pub async fn conversation_list(
     app: State<'_, AppState>,
     agent: State<'_, AgentState>,
-) -> Result<ConversationListResponse, String> {
+) -> Result<ConversationListResponse, CommandError> {
     let session = app.current()?;
     let host = agent.host(&app)?;
     blocking(move || host.conversations(session.folder())).await
@@ -110,7 +104,7 @@ pub async fn conversation_open(
     app: State<'_, AppState>,
     agent: State<'_, AgentState>,
     params: ConversationOpenParams,
-) -> Result<ConversationOpenResponse, String> {
+) -> Result<ConversationOpenResponse, CommandError> {
     let host = agent.host(&app)?;
     blocking(move || host.replay(&params.id)).await
 }
@@ -124,7 +118,7 @@ pub async fn conversation_send<R: Runtime>(
     agent: State<'_, AgentState>,
     params: ConversationSendParams,
     on_event: Channel<ConversationNotification>,
-) -> Result<ConversationSendResponse, String> {
+) -> Result<ConversationSendResponse, CommandError> {
     let session = app.current()?;
     let host = agent.host(&app)?;
     let started = Instant::now();
@@ -138,8 +132,7 @@ pub async fn conversation_send<R: Runtime>(
     // The turn runs on its own task so a slow webview never stalls it, and a dropped invoke
     // (the window reloading) does not cancel it half-way.
     let turn = tauri::async_runtime::spawn(async move { host.send(session, params, sink).await });
-    let reply =
-        turn.await.map_err(|e| format!("the agent turn stopped unexpectedly: {e} — send the request again"))??;
+    let reply = turn.await.map_err(|e| CommandError::stopped("the agent turn", e, "send the request again"))??;
     if started.elapsed() >= LONG_TURN {
         let body = match reply.end {
             TurnEnd::Done => "The agent finished.",
@@ -158,7 +151,7 @@ pub async fn conversation_stop(
     app: State<'_, AppState>,
     agent: State<'_, AgentState>,
     params: ConversationStopParams,
-) -> Result<ConversationStopResponse, String> {
+) -> Result<ConversationStopResponse, CommandError> {
     let host = agent.host(&app)?;
     Ok(ConversationStopResponse { stopped: host.stop(&params.conversation_id) })
 }
@@ -169,24 +162,30 @@ pub async fn conversation_answer(
     app: State<'_, AppState>,
     agent: State<'_, AgentState>,
     params: ConversationAnswerParams,
-) -> Result<(), String> {
+) -> Result<(), CommandError> {
     let session = app.current()?;
     let host = agent.host(&app)?;
-    host.answer(&session, params)
+    Ok(host.answer(&session, params)?)
 }
 
 /// `doctor.get`: every capability row and the provider row.
 #[tauri::command]
-pub async fn doctor_get(app: State<'_, AppState>, agent: State<'_, AgentState>) -> Result<DoctorGetResponse, String> {
+pub async fn doctor_get(
+    app: State<'_, AppState>,
+    agent: State<'_, AgentState>,
+) -> Result<DoctorGetResponse, CommandError> {
     let host = agent.host(&app)?;
     let state_dir = app.state_dir.clone();
-    blocking(move || Ok(super::doctor::rows(state_dir, host.settings()))).await
+    blocking(move || Ok::<_, CommandError>(super::doctor::rows(state_dir, host.settings()))).await
 }
 
 /// `handoff.save`: writes a presented file's bytes (pending or committed) to a place the person
 /// chose outside the folder. Inside the folder it is refused: that is what a commit is for.
 #[tauri::command]
-pub async fn handoff_save(app: State<'_, AppState>, params: HandoffSaveParams) -> Result<HandoffSaveResponse, String> {
+pub async fn handoff_save(
+    app: State<'_, AppState>,
+    params: HandoffSaveParams,
+) -> Result<HandoffSaveResponse, CommandError> {
     let session = app.current()?;
     blocking(move || super::handoff::save(&session, &params)).await
 }

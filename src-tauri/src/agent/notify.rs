@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use folio_agent::{AgentEvent, FinishReason};
+use folio_agent::{AgentEvent, FinishReason, ToolCallStatus};
 use serde_json::Value;
 
 use crate::api::{ConversationNotification as N, MissingCapability, ToolStatus, TurnEnd, VerbClass};
@@ -132,10 +132,10 @@ impl Mapper {
                 } else {
                     serde_json::from_str(&json).unwrap_or(Value::String(json))
                 };
-                let status = match status.as_str() {
-                    "success" => ToolStatus::Success,
-                    "aborted" => ToolStatus::Aborted,
-                    _ => ToolStatus::Error,
+                let status = match status {
+                    ToolCallStatus::Success => ToolStatus::Success,
+                    ToolCallStatus::Aborted => ToolStatus::Aborted,
+                    ToolCallStatus::Error => ToolStatus::Error,
                 };
                 let missing = if status == ToolStatus::Error { missing_capability(output) } else { None };
                 N::ToolFinished {

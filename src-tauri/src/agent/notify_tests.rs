@@ -78,7 +78,7 @@ fn a_tool_call_finishes_with_its_arguments_assembled_from_the_fragments() {
     let finished = m.map(&AgentEvent::ToolCallFinished {
         id: "t1".into(),
         name: "write_file".into(),
-        status: "success".into(),
+        status: folio_agent::ToolCallStatus::Success,
         output: "created /scripts/a.js (1B)".into(),
         duration_ms: 12,
     });
@@ -139,7 +139,7 @@ fn a_stored_transcript_replays_as_it_streamed() {
         AgentEvent::ToolCallFinished {
             id: "t1".into(),
             name: "ls".into(),
-            status: "error".into(),
+            status: folio_agent::ToolCallStatus::Error,
             output: "no /out".into(),
             duration_ms: 1,
         },

@@ -9,9 +9,11 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 mod agent;
+mod error;
 mod preview;
 mod review;
 pub use agent::*;
+pub use error::*;
 pub use preview::*;
 pub use review::*;
 
@@ -314,6 +316,9 @@ fn core_decls() -> Vec<String> {
         ScriptProgressNotification::decl(),
         ScriptsRunResponse::decl(),
     ]
+    .into_iter()
+    .chain(error::decls())
+    .collect()
 }
 
 const HEADER: &str = "// Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`.\n// Do not edit by hand.\n";

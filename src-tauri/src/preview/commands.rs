@@ -1,5 +1,5 @@
 //! The preview commands. Each runs on the blocking pool (files are read whole, PDFium renders,
-//! ffmpeg transcodes) and answers a `*Response` or the error's message.
+//! ffmpeg transcodes) and answers a `*Response` or a [`CommandError`] made from the [`PreviewError`].
 
 use std::sync::Arc;
 
@@ -16,17 +16,17 @@ use crate::session::Session;
 /// The most rows a table preview returns when the UI does not say.
 const DEFAULT_ROWS: u32 = 500;
 
-fn session(state: &AppState) -> Result<Arc<Session>, String> {
+fn session(state: &AppState) -> Result<Arc<Session>, CommandError> {
     state.current()
 }
 
 async fn blocking<T: Send + 'static>(
     job: impl FnOnce() -> Result<T, PreviewError> + Send + 'static,
-) -> Result<T, String> {
+) -> Result<T, CommandError> {
     tauri::async_runtime::spawn_blocking(job)
         .await
-        .map_err(|e| format!("the preview stopped unexpectedly: {e} — try again"))?
-        .map_err(String::from)
+        .map_err(|e| CommandError::stopped("the preview", e, "try again"))?
+        .map_err(CommandError::from)
 }
 
 /// `preview.info`: how to preview a file (kind, media probe, notes).
@@ -35,7 +35,7 @@ pub async fn preview_info(
     state: State<'_, AppState>,
     previews: State<'_, Arc<Previews>>,
     params: PreviewInfoParams,
-) -> Result<PreviewInfoResponse, String> {
+) -> Result<PreviewInfoResponse, CommandError> {
     let (session, previews) = (session(&state)?, previews.inner().clone());
     blocking(move || previews.info(&session, &params.path)).await
 }
@@ -47,7 +47,7 @@ pub async fn preview_transcode(
     previews: State<'_, Arc<Previews>>,
     params: PreviewTranscodeParams,
     on_progress: Channel<TranscodeProgressNotification>,
-) -> Result<PreviewTranscodeResponse, String> {
+) -> Result<PreviewTranscodeResponse, CommandError> {
     let (session, previews) = (session(&state)?, previews.inner().clone());
     blocking(move || {
         previews.transcode(&session, &params.path, &|p| {
@@ -63,7 +63,7 @@ pub async fn preview_pages(
     state: State<'_, AppState>,
     previews: State<'_, Arc<Previews>>,
     params: PreviewPagesParams,
-) -> Result<PreviewPagesResponse, String> {
+) -> Result<PreviewPagesResponse, CommandError> {
     let (session, previews) = (session(&state)?, previews.inner().clone());
     blocking(move || previews.pages(&session, &params.path)).await
 }
@@ -73,7 +73,7 @@ pub async fn preview_pages(
 pub async fn preview_table(
     state: State<'_, AppState>,
     params: PreviewTableParams,
-) -> Result<PreviewTableResponse, String> {
+) -> Result<PreviewTableResponse, CommandError> {
     let session = session(&state)?;
     blocking(move || table_response(&session, params)).await
 }

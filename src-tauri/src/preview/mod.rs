@@ -44,6 +44,8 @@ pub struct Previews {
     transcoding: Mutex<()>,
     /// One LibreOffice conversion at a time (its profile directory is not shareable).
     converting: Mutex<()>,
+    /// The content hash of each document whose pages were served, by size and modification time.
+    page_hashes: Mutex<std::collections::HashMap<pages::Fingerprint, String>>,
 }
 
 /// Which bytes of a path to read.
@@ -69,7 +71,13 @@ impl Previews {
         let mut renderer = Renderer::new(host);
         let root = state_dir.or_else(|| folio_vfs::default_state_root().ok()).unwrap_or_else(std::env::temp_dir);
         renderer.office_profile = root.join("previews").join("libreoffice-profile");
-        Previews { renderer, tools, transcoding: Mutex::new(()), converting: Mutex::new(()) }
+        Previews {
+            renderer,
+            tools,
+            transcoding: Mutex::new(()),
+            converting: Mutex::new(()),
+            page_hashes: Mutex::new(Default::default()),
+        }
     }
 
     /// The folder's preview cache, `sub` below it, created if missing.

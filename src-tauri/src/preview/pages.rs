@@ -1,10 +1,12 @@
 //! Document pages as images: PDFs through PDFium, Office files converted to PDF by LibreOffice
 //! once (the PDF is cached by the source's hash), each page rendered to PNG on first request at
-//! the width the pane asks for and cached (`previews/pages/<hash>-p<n>-w<width>.png`).
+//! the width the pane asks for and cached (`previews/pages/<hash>-p<n>-w<width>.png`). A page
+//! asked for again is found by the document's size and modification time, without reading or
+//! hashing it.
 
 use folio_render::ImageFormat;
 use folio_render::pdf::{PageRequest, Size};
-use folio_vfs::VPath;
+use folio_vfs::{Tree, VPath};
 
 use super::error::PreviewError;
 use super::{Previews, Version, content_hash, kind, read};
@@ -27,7 +29,26 @@ pub fn office_missing(renderer: &folio_render::Renderer, path: &str, tried: &str
     format!("LibreOffice is not installed, so {path} cannot be rendered here (looked at {tried}) — hint: {fix}")
 }
 
+/// What identifies a document's content without reading it: the folder, the path, its size and
+/// modification time in the agent's view. Only the current version has one (the folder's
+/// committed bytes are asked for rarely and are hashed each time), and only when the tree knows
+/// a modification time.
+pub type Fingerprint = (std::path::PathBuf, String, u64, u64);
+
+fn fingerprint(session: &Session, at: &VPath, version: Version) -> Option<Fingerprint> {
+    if version != Version::Current {
+        return None;
+    }
+    let stat = session.environment().tree().stat(at).ok().flatten().filter(|s| s.mtime_ms > 0)?;
+    Some((session.folder().to_path_buf(), at.to_string(), stat.size, stat.mtime_ms as u64))
+}
+
 impl Previews {
+    /// The content hashes of documents whose pages were asked for, by [`Fingerprint`].
+    fn hashes(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<Fingerprint, String>> {
+        self.page_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The PDF behind a document: the file itself, or LibreOffice's conversion of an Office
     /// file (cached). Returns the PDF and the hash naming its cached pages.
     fn pdf_of(&self, session: &Session, at: &VPath, version: Version) -> Result<(Vec<u8>, String), PreviewError> {
@@ -100,8 +121,20 @@ impl Previews {
                 ),
             });
         }
-        let (pdf, hash) = self.pdf_of(session, at, version)?;
         let dir = self.cache_dir(session, "pages")?;
+        // The cheap key first: a file whose size and modification time are unchanged still has
+        // the content hash it had, so a cached page is answered without reading the document.
+        let fingerprint = fingerprint(session, at, version);
+        let known = fingerprint.as_ref().and_then(|key| self.hashes().get(key).cloned());
+        if let Some(hash) = known
+            && let Ok(png) = std::fs::read(dir.join(format!("{hash}-p{page}-w{width}.png")))
+        {
+            return Ok(png);
+        }
+        let (pdf, hash) = self.pdf_of(session, at, version)?;
+        if let Some(key) = fingerprint {
+            self.hashes().insert(key, hash.clone());
+        }
         let cached = dir.join(format!("{hash}-p{page}-w{width}.png"));
         if let Ok(png) = std::fs::read(&cached) {
             return Ok(png);

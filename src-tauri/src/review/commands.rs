@@ -4,38 +4,38 @@
 use tauri::{AppHandle, Emitter, Manager, Runtime, State};
 
 use crate::api::*;
-use crate::commands::AppState;
-
-async fn blocking<T: Send + 'static>(job: impl FnOnce() -> Result<T, String> + Send + 'static) -> Result<T, String> {
-    tauri::async_runtime::spawn_blocking(job)
-        .await
-        .map_err(|e| format!("the operation stopped unexpectedly: {e} — try again"))?
-}
+use crate::commands::{AppState, blocking};
 
 /// `review.diff`: the diff of one pending change.
 #[tauri::command]
-pub async fn review_diff(state: State<'_, AppState>, params: ReviewDiffParams) -> Result<ReviewDiffResponse, String> {
+pub async fn review_diff(
+    state: State<'_, AppState>,
+    params: ReviewDiffParams,
+) -> Result<ReviewDiffResponse, CommandError> {
     let session = state.current()?;
     blocking(move || super::diff::diff(&session, &params.path)).await
 }
 
 /// `inbox.drop`: copies dropped host files and folders into `/inbox`.
 #[tauri::command]
-pub async fn inbox_drop(state: State<'_, AppState>, params: InboxDropParams) -> Result<InboxDropResponse, String> {
+pub async fn inbox_drop(
+    state: State<'_, AppState>,
+    params: InboxDropParams,
+) -> Result<InboxDropResponse, CommandError> {
     let session = state.current()?;
-    blocking(move || Ok(super::drop::drop_paths(&session, &params.paths))).await
+    blocking(move || Ok::<_, CommandError>(super::drop::drop_paths(&session, &params.paths))).await
 }
 
 /// `tree.find`: every path containing a text.
 #[tauri::command]
-pub async fn tree_find(state: State<'_, AppState>, params: TreeFindParams) -> Result<TreeFindResponse, String> {
+pub async fn tree_find(state: State<'_, AppState>, params: TreeFindParams) -> Result<TreeFindResponse, CommandError> {
     let session = state.current()?;
     blocking(move || super::files::find(&session, &params.query)).await
 }
 
 /// `tree.open`: opens a file with the default application, or reveals it in the file manager.
 #[tauri::command]
-pub async fn tree_open(state: State<'_, AppState>, params: TreeOpenParams) -> Result<TreeOpenResponse, String> {
+pub async fn tree_open(state: State<'_, AppState>, params: TreeOpenParams) -> Result<TreeOpenResponse, CommandError> {
     let session = state.current()?;
     blocking(move || {
         let exports = std::env::temp_dir().join("folio-export");
@@ -51,7 +51,7 @@ pub async fn tree_open(state: State<'_, AppState>, params: TreeOpenParams) -> Re
                 reply.host_path
             )
         })?;
-        Ok(reply)
+        Ok::<_, CommandError>(reply)
     })
     .await
 }
@@ -61,14 +61,14 @@ pub async fn tree_open(state: State<'_, AppState>, params: TreeOpenParams) -> Re
 pub async fn scripts_form(
     state: State<'_, AppState>,
     params: ScriptsFormParams,
-) -> Result<ScriptsFormResponse, String> {
+) -> Result<ScriptsFormResponse, CommandError> {
     let session = state.current()?;
     blocking(move || super::form::form(&session, &params.path)).await
 }
 
 /// `recent.list`: folders opened before, newest first.
 #[tauri::command]
-pub async fn recent_list(state: State<'_, AppState>) -> Result<RecentListResponse, String> {
+pub async fn recent_list(state: State<'_, AppState>) -> Result<RecentListResponse, CommandError> {
     let root = state.state_dir.clone();
     blocking(move || super::recent::list(root.as_deref())).await
 }

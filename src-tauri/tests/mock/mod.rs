@@ -29,9 +29,20 @@ pub fn app() -> App {
     App { app, webview, _state: state }
 }
 
-/// Invokes `cmd` with `body` and decodes its response, or returns the error string the UI would
-/// show.
+/// Invokes `cmd` with `body` and decodes its response, or returns the error as one line: the
+/// message and, after ` — hint: `, the fix the UI shows apart.
 pub fn call<T: serde::de::DeserializeOwned>(app: &App, cmd: &str, body: Value) -> Result<T, String> {
+    call_json(app, cmd, body).map_err(|e| {
+        let error: folio_desktop::api::CommandError =
+            serde_json::from_value(e.clone()).unwrap_or_else(|_| panic!("not a {{kind, message, hint}} error: {e}"));
+        error.text()
+    })
+}
+
+/// Invokes `cmd` with `body` and decodes its response, or returns the error's JSON as the UI
+/// receives it.
+#[allow(dead_code)]
+pub fn call_json<T: serde::de::DeserializeOwned>(app: &App, cmd: &str, body: Value) -> Result<T, Value> {
     let request = InvokeRequest {
         cmd: cmd.into(),
         callback: CallbackFn(0),
@@ -41,7 +52,5 @@ pub fn call<T: serde::de::DeserializeOwned>(app: &App, cmd: &str, body: Value) -
         headers: Default::default(),
         invoke_key: INVOKE_KEY.to_string(),
     };
-    get_ipc_response(&app.webview, request)
-        .map(|b| b.deserialize::<T>().unwrap())
-        .map_err(|e| e.as_str().unwrap_or_default().to_string())
+    get_ipc_response(&app.webview, request).map(|b| b.deserialize::<T>().unwrap())
 }

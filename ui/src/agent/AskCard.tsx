@@ -1,7 +1,7 @@
 // The agent's question: its options as buttons, and free text (always allowed).
 import { useState } from "preact/hooks";
 import { agentApi } from "./api";
-import { message } from "../api";
+import { problem, type Problem } from "../api";
 
 export function AskCard(props: {
   id: number;
@@ -10,7 +10,7 @@ export function AskCard(props: {
   answer: string | null;
   closed: boolean;
   onAnswered: (answer: string) => void;
-  onError: (e: string) => void;
+  onError: (e: Problem) => void;
 }) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
@@ -20,7 +20,7 @@ export function AskCard(props: {
       await agentApi.conversation.answer(props.id, answer);
       props.onAnswered(answer);
     } catch (e) {
-      props.onError(message(e));
+      props.onError(problem(e));
     } finally {
       setBusy(false);
     }

@@ -2,19 +2,20 @@
 // not work with the command that fixes it, and a Copy button.
 import { useEffect, useState } from "preact/hooks";
 import type { DoctorGetResponse } from "../bindings";
-import { message } from "../api";
+import { ProblemText } from "../ProblemText";
+import { problem, type Problem } from "../api";
 import { agentApi } from "./api";
 
 export function Doctor(props: { onClose: () => void }) {
   const [report, setReport] = useState<DoctorGetResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
   const load = () => {
     setReport(null);
     agentApi.doctor
       .get()
       .then(setReport)
-      .catch((e) => setError(message(e)));
+      .catch((e) => setError(problem(e)));
   };
   useEffect(load, []);
   const copy = async (name: string, fix: string) => {
@@ -29,7 +30,7 @@ export function Doctor(props: { onClose: () => void }) {
     <div class="modal-back" onClick={(e) => e.target === e.currentTarget && props.onClose()}>
       <div class="modal doctor" role="dialog" aria-label="Doctor" id="doctor">
         <h2>Doctor</h2>
-        {error && <div class="notice error">{error}</div>}
+        {error && <div class="notice error"><ProblemText problem={error} /></div>}
         {!report && !error && <div class="muted">Checking this machine…</div>}
         {report && (
           <>

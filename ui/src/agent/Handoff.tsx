@@ -1,7 +1,7 @@
 // A file the agent handed over: previewed inline (compact), with Open, Reveal and Save as.
 import { save } from "@tauri-apps/plugin-dialog";
 import { FileView } from "../media/FileView";
-import { bytes, message } from "../api";
+import { bytes, problem, type Problem } from "../api";
 import { agentApi } from "./api";
 
 export function Handoff(props: {
@@ -10,10 +10,10 @@ export function Handoff(props: {
   size: number;
   caption: string;
   version: number;
-  onError: (e: string) => void;
+  onError: (e: Problem) => void;
   onSelect: (path: string) => void;
 }) {
-  const act = (job: () => Promise<unknown>) => job().catch((e) => props.onError(message(e)));
+  const act = (job: () => Promise<unknown>) => job().catch((e) => props.onError(problem(e)));
   return (
     <figure class="handoff" data-path={props.path}>
       <FileView path={props.path} compact version={props.version} />

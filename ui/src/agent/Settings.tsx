@@ -2,7 +2,8 @@
 // runs — said so), vision model and run budget; Test connection makes one real minimal request.
 import { useEffect, useState } from "preact/hooks";
 import type { AgentSettings, ConnectionTestResponse, SettingsGetResponse } from "../bindings";
-import { message } from "../api";
+import { ProblemText } from "../ProblemText";
+import { problem, type Problem } from "../api";
 import { agentApi } from "./api";
 
 export function Settings(props: { onClose: () => void }) {
@@ -11,7 +12,7 @@ export function Settings(props: { onClose: () => void }) {
   const [key, setKey] = useState("");
   const [test, setTest] = useState<ConnectionTestResponse | null>(null);
   const [busy, setBusy] = useState<"test" | "save" | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
 
   useEffect(() => {
     agentApi.settings
@@ -20,13 +21,13 @@ export function Settings(props: { onClose: () => void }) {
         setView(v);
         setForm(v.settings);
       })
-      .catch((e) => setError(message(e)));
+      .catch((e) => setError(problem(e)));
   }, []);
 
   if (!view || !form)
     return (
       <div class="modal-back">
-        <div class="modal">{error ? <div class="notice error">{error}</div> : "Loading…"}</div>
+        <div class="modal">{error ? <div class="notice error"><ProblemText problem={error} /></div> : "Loading…"}</div>
       </div>
     );
 
@@ -43,7 +44,7 @@ export function Settings(props: { onClose: () => void }) {
     try {
       setTest(await agentApi.connection.test({ settings: form, apiKey: typedKey }));
     } catch (e) {
-      setError(message(e));
+      setError(problem(e));
     } finally {
       setBusy(null);
     }
@@ -58,7 +59,7 @@ export function Settings(props: { onClose: () => void }) {
       setKey("");
       props.onClose();
     } catch (e) {
-      setError(message(e));
+      setError(problem(e));
     } finally {
       setBusy(null);
     }
@@ -145,7 +146,7 @@ export function Settings(props: { onClose: () => void }) {
             {test.message}
           </div>
         )}
-        {error && <div class="notice error">{error}</div>}
+        {error && <div class="notice error"><ProblemText problem={error} /></div>}
         <div class="modal-actions">
           <button id="settings-test" class="secondary" disabled={busy !== null} onClick={runTest}>
             {busy === "test" ? "Testing…" : "Test connection"}

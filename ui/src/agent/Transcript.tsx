@@ -2,7 +2,7 @@
 // streaming transcript, and the composer (Ctrl/Cmd+Enter sends, Esc stops).
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { ConversationNotification, ConversationSummary, MissingCapability } from "../bindings";
-import { message } from "../api";
+import { problem, type Problem } from "../api";
 import { agentApi } from "./api";
 import { emptyTranscript, reduce, settle, type Transcript as Model } from "./model";
 import { Markdown } from "./Markdown";
@@ -25,7 +25,7 @@ function tokens(n: number): string {
 export function Transcript(props: {
   version: number;
   onChanged: () => void;
-  onError: (e: string) => void;
+  onError: (e: Problem) => void;
   onSelect: (path: string) => void;
   onOpenDoctor: () => void;
   onOpenSettings: () => void;
@@ -49,7 +49,7 @@ export function Transcript(props: {
     try {
       setList((await agentApi.conversation.list()).conversations);
     } catch (e) {
-      onError(message(e));
+      onError(problem(e));
     }
   }, [onError]);
 
@@ -63,7 +63,7 @@ export function Transcript(props: {
         setDetached(opened.running);
         stick.current = true;
       } catch (e) {
-        onError(message(e));
+        onError(problem(e));
       }
     },
     [onError],
@@ -77,7 +77,7 @@ export function Transcript(props: {
         setList(convs);
         if (convs.length > 0 && modelRef.current.conversationId === null) await openConversation(convs[0].id);
       } catch (e) {
-        onError(message(e));
+        onError(problem(e));
       }
     })();
   }, [openConversation, onError]);
@@ -109,7 +109,7 @@ export function Transcript(props: {
       await agentApi.conversation.send({ conversationId: modelRef.current.conversationId, text }, apply);
     } catch (e) {
       if (text !== null) setDraft(text);
-      onError(message(e));
+      onError(problem(e));
     } finally {
       setLive(false);
       onChanged();
@@ -123,7 +123,7 @@ export function Transcript(props: {
     try {
       await agentApi.conversation.stop(id);
     } catch (e) {
-      onError(message(e));
+      onError(problem(e));
     }
   }, [onError]);
 

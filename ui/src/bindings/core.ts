@@ -277,3 +277,19 @@ durationMs: number,
  * Changes pending after the run.
  */
 pending: number, };
+
+export type ErrorKind = "noFolder" | "badRequest" | "notFound" | "refused" | "unavailable" | "failed" | "internal";
+
+export type CommandError = { 
+/**
+ * What sort of failure it is.
+ */
+kind: ErrorKind, 
+/**
+ * What happened, and where.
+ */
+message: string, 
+/**
+ * The fix, when one is known (shown apart, as "Fix: …").
+ */
+hint: string | null, };

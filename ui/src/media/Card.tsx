@@ -2,18 +2,19 @@
 // cannot play): what it is, why there is no preview, and Open with the default application.
 import { useState } from "preact/hooks";
 import type { PreviewInfoResponse } from "../bindings";
-import { bytes, message } from "../api";
+import { ProblemText } from "../ProblemText";
+import { bytes, problem, type Problem } from "../api";
 import { reviewApi } from "../review/api";
 
 export function Card(props: { path: string; title: string; detail?: string; info?: PreviewInfoResponse }) {
   const [opened, setOpened] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   const open = () => {
     setError(null);
     reviewApi
       .open(props.path, false)
       .then((r) => setOpened(r.message))
-      .catch((e) => setError(message(e)));
+      .catch((e) => setError(problem(e)));
   };
   return (
     <div class="file-card" data-path={props.path}>
@@ -30,7 +31,7 @@ export function Card(props: { path: string; title: string; detail?: string; info
         </button>
       </div>
       {opened && <p class="muted">{opened}</p>}
-      {error && <p class="error-text">{error}</p>}
+      {error && <p class="error-text"><ProblemText problem={error} /></p>}
     </div>
   );
 }

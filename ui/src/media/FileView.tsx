@@ -6,7 +6,8 @@
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { PreviewInfoResponse } from "../bindings";
-import { bytes, message } from "../api";
+import { ProblemText } from "../ProblemText";
+import { bytes, problem, type Problem } from "../api";
 import { preview } from "./api";
 import { probeMedia } from "./probe";
 import { Card } from "./Card";
@@ -22,7 +23,7 @@ probeMedia();
 
 export function FileView(props: { path: string; compact?: boolean; version?: number }): JSX.Element {
   const [info, setInfo] = useState<PreviewInfoResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   useEffect(() => {
     let live = true;
     setError(null);
@@ -35,7 +36,7 @@ export function FileView(props: { path: string; compact?: boolean; version?: num
       .catch((e) => {
         if (live) {
           setInfo(null);
-          setError(message(e));
+          setError(problem(e));
         }
       });
     return () => {
@@ -47,7 +48,7 @@ export function FileView(props: { path: string; compact?: boolean; version?: num
   if (error)
     return (
       <div class={cls} data-path={props.path}>
-        <p class="error-text">{error}</p>
+        <p class="error-text"><ProblemText problem={error} /></p>
       </div>
     );
   if (!info || info.path !== props.path)

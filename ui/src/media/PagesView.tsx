@@ -3,7 +3,8 @@
 // the first page only.
 import { useEffect, useState } from "preact/hooks";
 import type { PreviewPagesResponse } from "../bindings";
-import { message } from "../api";
+import { ProblemText } from "../ProblemText";
+import { problem, type Problem } from "../api";
 import { failureOf, fileUrl, preview } from "./api";
 
 /** The width pages are rendered at, in pixels (sharp on a 2x screen in a ~600 px pane). */
@@ -12,7 +13,7 @@ const PAGE_WIDTH = 1200;
 export function PagesView(props: { path: string; tag: string; compact?: boolean; office?: boolean }) {
   const [doc, setDoc] = useState<PreviewPagesResponse | null>(null);
   const [page, setPage] = useState(1);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   const [pageError, setPageError] = useState<string | null>(null);
   useEffect(() => {
     setDoc(null);
@@ -21,11 +22,11 @@ export function PagesView(props: { path: string; tag: string; compact?: boolean;
     preview
       .pages(props.path)
       .then(setDoc)
-      .catch((e) => setError(message(e)));
+      .catch((e) => setError(problem(e)));
   }, [props.path, props.tag]);
   useEffect(() => setPageError(null), [page]);
 
-  if (error) return <p class="error-text">{error}</p>;
+  if (error) return <p class="error-text"><ProblemText problem={error} /></p>;
   if (!doc) return <p class="muted media-status">{props.office ? "Converting with LibreOffice…" : "Loading…"}</p>;
   const url = fileUrl(props.path, { page, width: PAGE_WIDTH, tag: props.tag });
   const [w, h] = doc.pageSizePt ?? [612, 792];

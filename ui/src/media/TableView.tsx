@@ -1,22 +1,23 @@
 // CSV / TSV files and workbook sheets as a table: the first rows, a header row, sheet tabs.
 import { useEffect, useState } from "preact/hooks";
 import type { PreviewTableResponse } from "../bindings";
-import { message } from "../api";
+import { ProblemText } from "../ProblemText";
+import { problem, type Problem } from "../api";
 import { preview } from "./api";
 
 export function TableView(props: { path: string; tag: string; compact?: boolean }) {
   const [table, setTable] = useState<PreviewTableResponse | null>(null);
   const [sheet, setSheet] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   useEffect(() => setSheet(null), [props.path]);
   useEffect(() => {
     setError(null);
     preview
       .table(props.path, sheet, props.compact ? 20 : 500)
       .then(setTable)
-      .catch((e) => setError(message(e)));
+      .catch((e) => setError(problem(e)));
   }, [props.path, props.tag, sheet]);
-  if (error) return <p class="error-text">{error}</p>;
+  if (error) return <p class="error-text"><ProblemText problem={error} /></p>;
   if (!table) return <p class="muted media-status">Loading…</p>;
   const [head, ...rows] = table.rows;
   const width = Math.max(0, ...table.rows.map((r) => r.length));

@@ -4,7 +4,8 @@ import { useEffect, useState } from "preact/hooks";
 import { marked } from "marked";
 import DOMPurify from "dompurify";
 import type { FileReadResponse, PreviewKind } from "../bindings";
-import { api, message } from "../api";
+import { ProblemText } from "../ProblemText";
+import { api, problem, type Problem } from "../api";
 
 const COMPACT_LINES = 12;
 
@@ -18,15 +19,15 @@ function pretty(text: string): string {
 
 export function TextView(props: { path: string; tag: string; kind: PreviewKind; compact?: boolean }) {
   const [file, setFile] = useState<FileReadResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   useEffect(() => {
     setError(null);
     api.file
       .read(props.path)
       .then(setFile)
-      .catch((e) => setError(message(e)));
+      .catch((e) => setError(problem(e)));
   }, [props.path, props.tag]);
-  if (error) return <p class="error-text">{error}</p>;
+  if (error) return <p class="error-text"><ProblemText problem={error} /></p>;
   if (!file) return <p class="muted media-status">Loading…</p>;
   if (file.text === null) return <p class="muted">This file is not text.</p>;
   const more = file.truncated ? "\n… (the preview stops here; open the file to see the rest)" : "";

@@ -1,7 +1,8 @@
 // The diff of one pending change: text as unified or side-by-side hunks (computed in Rust), an
 // image as the folder's version beside the agent's, other files by size.
 import { useEffect, useState } from "preact/hooks";
-import { bytes, message } from "../api";
+import { ProblemText } from "../ProblemText";
+import { bytes, problem, type Problem } from "../api";
 import type { DiffHunk, DiffLine, ReviewDiffResponse } from "../bindings";
 import { fileUrl } from "../media/api";
 import { reviewApi } from "./api";
@@ -109,16 +110,16 @@ function Images({ d, version }: { d: ReviewDiffResponse; version: number }) {
 
 export function Diff({ path, version }: Props) {
   const [diff, setDiff] = useState<ReviewDiffResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
   const [split, setSplit] = useState(false);
   useEffect(() => {
     setError(null);
     reviewApi
       .diff(path)
       .then(setDiff)
-      .catch((e) => setError(message(e)));
+      .catch((e) => setError(problem(e)));
   }, [path, version]);
-  if (error) return <div class="diff-box error-text">{error}</div>;
+  if (error) return <div class="diff-box error-text"><ProblemText problem={error} /></div>;
   if (!diff) return <div class="diff-box muted">Comparing…</div>;
   return (
     <div class="diff-box" data-diff={path}>

@@ -4,7 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { listen } from "@tauri-apps/api/event";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
-import { api, message } from "../api";
+import { api, message, problem, type Problem } from "../api";
 import type { FolderOpenResponse, FolderOpenedNotification, InboxDropResponse, RecentFolder } from "../bindings";
 import { reviewApi } from "./api";
 import "./review.css";
@@ -18,7 +18,7 @@ declare global {
 }
 
 /** Drop files anywhere in the window: they are copied into /inbox, never overwriting. */
-export function DropZone({ onChanged, onError }: { onChanged: () => unknown; onError: (e: string) => void }) {
+export function DropZone({ onChanged, onError }: { onChanged: () => unknown; onError: (e: Problem) => void }) {
   const [dragging, setDragging] = useState(false);
   const [result, setResult] = useState<InboxDropResponse | null>(null);
   useEffect(() => {
@@ -38,7 +38,7 @@ export function DropZone({ onChanged, onError }: { onChanged: () => unknown; onE
         else if (p.type === "leave") setDragging(false);
         else if (p.type === "drop") {
           setDragging(false);
-          if (p.paths.length) handle(p.paths).catch((e) => onError(message(e)));
+          if (p.paths.length) handle(p.paths).catch((e) => onError(problem(e)));
         }
       })
       .then((unlisten) => (gone ? unlisten() : (stop = unlisten)))
@@ -79,20 +79,20 @@ export function DropZone({ onChanged, onError }: { onChanged: () => unknown; onE
 }
 
 /** Folders opened before, for the empty state. */
-export function Recent({ onOpened, onError }: { onOpened: (r: FolderOpenResponse) => void; onError: (e: string) => void }) {
+export function Recent({ onOpened, onError }: { onOpened: (r: FolderOpenResponse) => void; onError: (e: Problem) => void }) {
   const [folders, setFolders] = useState<RecentFolder[]>([]);
   useEffect(() => {
     reviewApi
       .recent()
       .then((r) => setFolders(r.folders))
-      .catch((e) => onError(message(e)));
+      .catch((e) => onError(problem(e)));
   }, []);
   if (folders.length === 0) return null;
   const open = async (path: string) => {
     try {
       onOpened(await api.folder.open(path));
     } catch (e) {
-      onError(message(e));
+      onError(problem(e));
     }
   };
   return (
@@ -113,7 +113,7 @@ export function Recent({ onOpened, onError }: { onOpened: (r: FolderOpenResponse
 }
 
 /** Calls `onOpened` when a second launch opened a folder in this window (single instance). */
-export function useSecondLaunch(onOpened: (folder: string) => void, onError: (e: string) => void) {
+export function useSecondLaunch(onOpened: (folder: string) => void, onError: (e: Problem) => void) {
   useEffect(() => {
     const stop = listen<FolderOpenedNotification>("folder-opened", (e) => {
       if (e.payload.folder) onOpened(e.payload.folder);

@@ -157,7 +157,7 @@ async fn a_multi_turn_task_with_a_fix_ends_in_a_presented_file() {
         let finished: Vec<(String, String)> = events
             .iter()
             .filter_map(|e| match e {
-                AgentEvent::ToolCallFinished { name, status, .. } => Some((name.clone(), status.clone())),
+                AgentEvent::ToolCallFinished { name, status, .. } => Some((name.clone(), status.name().to_owned())),
                 _ => None,
             })
             .collect();
@@ -213,7 +213,9 @@ async fn stop_during_a_script_ends_the_turn_within_200ms_and_heals_history() {
         .await
         .unwrap();
     assert_eq!(reason, FinishReason::Cancelled);
-    assert!(events.iter().any(|e| matches!(e, AgentEvent::ToolCallFinished { status, .. } if status == "aborted")));
+    assert!(
+        events.iter().any(|e| matches!(e, AgentEvent::ToolCallFinished { status, .. } if status.name() == "aborted"))
+    );
     let last = conversation.messages.last().unwrap();
     assert!(matches!(&last.parts[0], Part::ToolResult { is_error: true, .. }), "{last:?}");
     let stopped_after = stopped_after.expect("the run finished after the cancel");

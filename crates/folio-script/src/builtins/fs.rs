@@ -1,86 +1,17 @@
 //! `env:fs`: asynchronous file access for scripts, over a host trait.
 //!
 //! The environment implements [`ScriptFs`] with its mutation gateway (zones, limits, the script
-//! pipeline, undo); [`TreeFs`] is the plain implementation over any [`Tree`] that tests and simple
+//! pipeline, undo); `TreeFs` is the plain implementation over any tree that tests and simple
 //! hosts use. Every call runs on tokio's blocking pool, so a slow disk never stalls the script
 //! thread and a cancelled run is abandoned at once instead of waiting for the call to return.
 
 use std::sync::Arc;
 
-use folio_vfs::{DirEntry, Kind, Stat, Tree, VPath};
+use folio_vfs::{Kind, VPath};
 use serde_json::json;
 
 use crate::registry::{CallContext, HostFn, HostValue, NativeFunction, NativeModule};
-
-/// The file operations a script may perform. Errors are messages that already name the fix; the
-/// runtime prefixes them with `env:fs.<function>: ` before the script sees them.
-pub trait ScriptFs: Send + Sync {
-    /// The whole content of a file.
-    fn read(&self, path: &VPath) -> Result<Vec<u8>, String>;
-    /// Creates or replaces a file.
-    fn write(&self, path: &VPath, data: &[u8]) -> Result<(), String>;
-    /// Appends to a file, creating it when absent.
-    fn append(&self, path: &VPath, data: &[u8]) -> Result<(), String>;
-    /// The children of a directory.
-    fn list(&self, dir: &VPath) -> Result<Vec<DirEntry>, String>;
-    /// Files matching a glob pattern (`*`, `**`, `?`), sorted.
-    fn glob(&self, pattern: &str) -> Result<Vec<VPath>, String>;
-    /// What is at `path`, or `None`.
-    fn stat(&self, path: &VPath) -> Result<Option<Stat>, String>;
-    /// Creates a directory and its parents.
-    fn mkdir(&self, path: &VPath) -> Result<(), String>;
-    /// Removes a file, or a directory with everything below it.
-    fn rm(&self, path: &VPath) -> Result<(), String>;
-    /// Moves a file or a subtree.
-    fn mv(&self, from: &VPath, to: &VPath) -> Result<(), String>;
-    /// Copies a file or a subtree.
-    fn cp(&self, from: &VPath, to: &VPath) -> Result<(), String>;
-}
-
-/// [`ScriptFs`] straight over a [`Tree`], with no zones or limits.
-pub struct TreeFs {
-    tree: Arc<dyn Tree>,
-}
-
-impl TreeFs {
-    /// Wraps `tree`.
-    pub fn new(tree: Arc<dyn Tree>) -> TreeFs {
-        TreeFs { tree }
-    }
-}
-
-impl ScriptFs for TreeFs {
-    fn read(&self, path: &VPath) -> Result<Vec<u8>, String> {
-        self.tree.read(path).map_err(|e| e.to_string())
-    }
-    fn write(&self, path: &VPath, data: &[u8]) -> Result<(), String> {
-        self.tree.write(path, data).map_err(|e| e.to_string())
-    }
-    fn append(&self, path: &VPath, data: &[u8]) -> Result<(), String> {
-        self.tree.append(path, data).map_err(|e| e.to_string())
-    }
-    fn list(&self, dir: &VPath) -> Result<Vec<DirEntry>, String> {
-        self.tree.list(dir).map_err(|e| e.to_string())
-    }
-    fn glob(&self, pattern: &str) -> Result<Vec<VPath>, String> {
-        self.tree.glob(pattern).map_err(|e| e.to_string())
-    }
-    fn stat(&self, path: &VPath) -> Result<Option<Stat>, String> {
-        self.tree.stat(path).map_err(|e| e.to_string())
-    }
-    fn mkdir(&self, path: &VPath) -> Result<(), String> {
-        self.tree.mkdir(path).map_err(|e| e.to_string())
-    }
-    fn rm(&self, path: &VPath) -> Result<(), String> {
-        self.tree.rm(path).map_err(|e| e.to_string())
-    }
-    fn mv(&self, from: &VPath, to: &VPath) -> Result<(), String> {
-        self.tree.mv(from, to).map_err(|e| e.to_string())
-    }
-    fn cp(&self, from: &VPath, to: &VPath) -> Result<(), String> {
-        self.tree.cp(from, to).map_err(|e| e.to_string())
-    }
-}
+use crate::script_fs::ScriptFs;
 
 type FsOp = fn(&dyn ScriptFs, &[HostValue]) -> Result<HostValue, String>;
 
@@ -128,8 +59,12 @@ const OPS: &[(&str, bool, FsOp)] = &[
             .map_err(|_| format!("{path} is not UTF-8 text — read it with readBytes(path), which returns a Uint8Array"))
     }),
     ("readBytes", false, |fs, a| Ok(HostValue::Bytes(fs.read(&path_arg(a, 0)?)?))),
-    ("writeFile", true, |fs, a| fs.write(&path_arg(a, 0)?, &data_arg(a)?).map(|()| HostValue::Undefined)),
-    ("appendFile", true, |fs, a| fs.append(&path_arg(a, 0)?, &data_arg(a)?).map(|()| HostValue::Undefined)),
+    ("writeFile", true, |fs, a| {
+        fs.write(&path_arg(a, 0)?, &data_arg(a)?).map(|()| HostValue::Undefined).map_err(String::from)
+    }),
+    ("appendFile", true, |fs, a| {
+        fs.append(&path_arg(a, 0)?, &data_arg(a)?).map(|()| HostValue::Undefined).map_err(String::from)
+    }),
     ("readdir", false, |fs, a| {
         let entries = fs.list(&path_arg(a, 0)?)?;
         let out: Vec<_> =
@@ -147,10 +82,14 @@ const OPS: &[(&str, bool, FsOp)] = &[
         }))
     }),
     ("exists", false, |fs, a| Ok(HostValue::Json(fs.stat(&path_arg(a, 0)?)?.is_some().into()))),
-    ("mkdir", true, |fs, a| fs.mkdir(&path_arg(a, 0)?).map(|()| HostValue::Undefined)),
-    ("rm", true, |fs, a| fs.rm(&path_arg(a, 0)?).map(|()| HostValue::Undefined)),
-    ("mv", true, |fs, a| fs.mv(&path_arg(a, 0)?, &path_arg(a, 1)?).map(|()| HostValue::Undefined)),
-    ("cp", true, |fs, a| fs.cp(&path_arg(a, 0)?, &path_arg(a, 1)?).map(|()| HostValue::Undefined)),
+    ("mkdir", true, |fs, a| fs.mkdir(&path_arg(a, 0)?).map(|()| HostValue::Undefined).map_err(String::from)),
+    ("rm", true, |fs, a| fs.rm(&path_arg(a, 0)?).map(|()| HostValue::Undefined).map_err(String::from)),
+    ("mv", true, |fs, a| {
+        fs.mv(&path_arg(a, 0)?, &path_arg(a, 1)?).map(|()| HostValue::Undefined).map_err(String::from)
+    }),
+    ("cp", true, |fs, a| {
+        fs.cp(&path_arg(a, 0)?, &path_arg(a, 1)?).map(|()| HostValue::Undefined).map_err(String::from)
+    }),
 ];
 
 /// The `env:fs` module definition.
@@ -180,5 +119,25 @@ pub(crate) fn module() -> NativeModule {
         docs: "Every function is async — always await. readdir returns ENTRY OBJECTS {name, kind, size}, not strings; use glob('/dir/*.ext') for full paths.".into(),
         functions,
         js_api: Some("(n) => ({ ...n, readText: n.readFile })".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::error::FsError;
+    use crate::script_fs::TreeFs;
+
+    /// A tree's refusal reaches the host typed, and the script its message.
+    #[test]
+    fn errors_keep_the_tree_error_and_its_message() {
+        let fs = TreeFs::new(Arc::new(folio_vfs::MemTree::new()));
+        let missing = VPath::parse("/none.txt").unwrap();
+        let err = fs.read(&missing).unwrap_err();
+        assert!(matches!(err, FsError::Tree(folio_vfs::VfsError::NoSuchFile(_))), "{err:?}");
+        assert!(String::from(err).contains("no such file: /none.txt"));
+        let err = FsError::NotNow { op: "mkdir", why: "is not available here" };
+        assert_eq!(err.to_string(), "mkdir is not available here");
     }
 }

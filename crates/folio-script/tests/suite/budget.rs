@@ -144,35 +144,35 @@ fn cancelling_before_the_start_refuses_the_run() {
 struct SlowFs(TreeFs);
 
 impl ScriptFs for SlowFs {
-    fn read(&self, p: &VPath) -> Result<Vec<u8>, String> {
+    fn read(&self, p: &VPath) -> Result<Vec<u8>, folio_script::FsError> {
         self.0.read(p)
     }
-    fn write(&self, p: &VPath, d: &[u8]) -> Result<(), String> {
+    fn write(&self, p: &VPath, d: &[u8]) -> Result<(), folio_script::FsError> {
         std::thread::sleep(Duration::from_millis(1500));
         self.0.write(p, d)
     }
-    fn append(&self, p: &VPath, d: &[u8]) -> Result<(), String> {
+    fn append(&self, p: &VPath, d: &[u8]) -> Result<(), folio_script::FsError> {
         self.0.append(p, d)
     }
-    fn list(&self, p: &VPath) -> Result<Vec<folio_vfs::DirEntry>, String> {
+    fn list(&self, p: &VPath) -> Result<Vec<folio_vfs::DirEntry>, folio_script::FsError> {
         self.0.list(p)
     }
-    fn glob(&self, p: &str) -> Result<Vec<VPath>, String> {
+    fn glob(&self, p: &str) -> Result<Vec<VPath>, folio_script::FsError> {
         self.0.glob(p)
     }
-    fn stat(&self, p: &VPath) -> Result<Option<folio_vfs::Stat>, String> {
+    fn stat(&self, p: &VPath) -> Result<Option<folio_vfs::Stat>, folio_script::FsError> {
         self.0.stat(p)
     }
-    fn mkdir(&self, p: &VPath) -> Result<(), String> {
+    fn mkdir(&self, p: &VPath) -> Result<(), folio_script::FsError> {
         self.0.mkdir(p)
     }
-    fn rm(&self, p: &VPath) -> Result<(), String> {
+    fn rm(&self, p: &VPath) -> Result<(), folio_script::FsError> {
         self.0.rm(p)
     }
-    fn mv(&self, a: &VPath, b: &VPath) -> Result<(), String> {
+    fn mv(&self, a: &VPath, b: &VPath) -> Result<(), folio_script::FsError> {
         self.0.mv(a, b)
     }
-    fn cp(&self, a: &VPath, b: &VPath) -> Result<(), String> {
+    fn cp(&self, a: &VPath, b: &VPath) -> Result<(), folio_script::FsError> {
         self.0.cp(a, b)
     }
 }

@@ -29,7 +29,7 @@ use crate::fault;
 use crate::ignore::COMMIT_TEMP_PREFIX;
 use crate::overlay::Overlay;
 use crate::overlay::host::HostState;
-use crate::overlay::journal::{self, Op, Step};
+use crate::overlay::journal::{self, JournalState, Op, Step};
 use crate::overlay::pending::{Conflict, LITTER, Planned};
 use crate::overlay::store::{self, Base, EntryKind, now_ms};
 use crate::overlay::view::{Ctx, Shadow};
@@ -180,7 +180,7 @@ impl Overlay {
             return Err(VfsError::ReadOnly { op: "commit", path: VPath::root() });
         }
         let _lock = self.commit_lock()?;
-        if self.with_conn(store::journal_state)?.is_some() {
+        if self.with_conn(journal::state)?.is_some() {
             self.recover_locked()?;
         }
         let token = now_ms();
@@ -211,7 +211,7 @@ impl Overlay {
                 self.with_conn(journal::clear)?;
                 return Err(err);
             }
-            self.with_conn(|conn| journal::set_state(conn, "applying"))?;
+            self.with_conn(|conn| journal::set_state(conn, JournalState::Applying))?;
             fault::hit("commit.prepared");
             let outcomes = self.apply(&steps)?;
             self.finish(&steps, &outcomes, &mut report)?;

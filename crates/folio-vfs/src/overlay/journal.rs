@@ -7,6 +7,32 @@ use rusqlite::{Connection, params};
 use crate::overlay::store::{Base, base_columns, base_from};
 use crate::path::VPath;
 
+/// How far a journaled commit got: it decides whether recovery rolls it back or completes it.
+/// Stored as its [`JournalState::name`] in the `journal.state` column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JournalState {
+    /// Temp files are being written; nothing in the folder was replaced yet. Recovery rolls back.
+    Preparing,
+    /// Every temp file is durable and the renames are under way. Recovery completes them.
+    Applying,
+}
+
+impl JournalState {
+    /// The column's text.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            JournalState::Preparing => "preparing",
+            JournalState::Applying => "applying",
+        }
+    }
+
+    /// The state a column holds. Text Folio did not write counts as [`JournalState::Preparing`]:
+    /// rolling back is the safe side, since no step of it is known to have replaced a file.
+    pub(crate) fn parse(text: &str) -> JournalState {
+        if text == JournalState::Applying.name() { JournalState::Applying } else { JournalState::Preparing }
+    }
+}
+
 /// What one step does to the folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Op {
@@ -64,8 +90,8 @@ pub(crate) struct Step {
 pub(crate) fn begin(conn: &Connection, started_ms: i64, steps: &[Step]) -> rusqlite::Result<()> {
     let tx = conn.unchecked_transaction()?;
     tx.execute(
-        "INSERT INTO journal(id, state, started_ms, pid) VALUES (1, 'preparing', ?1, ?2)",
-        params![started_ms, std::process::id()],
+        "INSERT INTO journal(id, state, started_ms, pid) VALUES (1, ?1, ?2, ?3)",
+        params![JournalState::Preparing.name(), started_ms, std::process::id()],
     )?;
     let mut insert = tx.prepare_cached(
         "INSERT INTO journal_steps(seq, step, path, rev, blob, tmp, base_kind, base_size, base_mtime_ns, base_hash, overwrite)
@@ -91,8 +117,17 @@ pub(crate) fn begin(conn: &Connection, started_ms: i64, steps: &[Step]) -> rusql
     tx.commit()
 }
 
-pub(crate) fn set_state(conn: &Connection, state: &str) -> rusqlite::Result<()> {
-    conn.execute("UPDATE journal SET state = ?1 WHERE id = 1", [state]).map(drop)
+pub(crate) fn set_state(conn: &Connection, state: JournalState) -> rusqlite::Result<()> {
+    conn.execute("UPDATE journal SET state = ?1 WHERE id = 1", [state.name()]).map(drop)
+}
+
+/// The journaled commit's state and the pid that wrote it, if a commit is journaled.
+pub(crate) fn state(conn: &Connection) -> rusqlite::Result<Option<(JournalState, i64)>> {
+    use rusqlite::OptionalExtension;
+    conn.query_row("SELECT state, pid FROM journal WHERE id = 1", [], |r| {
+        Ok((JournalState::parse(&r.get::<_, String>(0)?), r.get(1)?))
+    })
+    .optional()
 }
 
 pub(crate) fn clear(conn: &Connection) -> rusqlite::Result<()> {
@@ -125,4 +160,19 @@ pub(crate) fn load(conn: &Connection) -> rusqlite::Result<Vec<Step>> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::JournalState::{self, Applying, Preparing};
+
+    /// The column's text is the on-disk contract: journals written before the enum still read.
+    #[test]
+    fn the_state_column_keeps_its_text() {
+        let check = |text: &str, state: JournalState| assert_eq!(JournalState::parse(text), state, "{text}");
+        check("preparing", Preparing);
+        check("applying", Applying);
+        check("something else", Preparing);
+        assert_eq!((Preparing.name(), Applying.name()), ("preparing", "applying"));
+    }
 }

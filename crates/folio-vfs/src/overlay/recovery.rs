@@ -4,9 +4,8 @@
 use crate::error::Result;
 use crate::overlay::Overlay;
 use crate::overlay::commit::{CommitReport, Outcome};
-use crate::overlay::journal::{self, Op};
+use crate::overlay::journal::{self, JournalState, Op};
 use crate::overlay::pending::Conflict;
-use crate::overlay::store;
 use crate::path::VPath;
 
 /// Which way an interrupted commit was resolved.
@@ -54,7 +53,7 @@ impl std::fmt::Display for Recovery {
 impl Overlay {
     /// Resolves an interrupted commit if one is journaled and no other process is committing.
     pub(crate) fn recover(&self) -> Result<Option<Recovery>> {
-        if self.read_only || self.with_conn(store::journal_state)?.is_none() {
+        if self.read_only || self.with_conn(journal::state)?.is_none() {
             return Ok(None);
         }
         let Ok(_lock) = self.commit_lock() else {
@@ -66,13 +65,13 @@ impl Overlay {
 
     /// Resolves the journaled commit; the caller holds the commit lock.
     pub(crate) fn recover_locked(&self) -> Result<Option<Recovery>> {
-        let Some((state, _pid)) = self.with_conn(store::journal_state)? else { return Ok(None) };
+        let Some((state, _pid)) = self.with_conn(journal::state)? else { return Ok(None) };
         let steps = self.with_conn(journal::load)?;
         let mut paths: Vec<VPath> =
             steps.iter().filter(|s| s.op != Op::MkParent && s.rev != 0).map(|s| s.path.clone()).collect();
         paths.sort();
         paths.dedup();
-        if state == "applying" {
+        if state == JournalState::Applying {
             let outcomes: Vec<(i64, Outcome)> = self.apply(&steps)?;
             let mut report = CommitReport::default();
             self.finish(&steps, &outcomes, &mut report)?;

@@ -14,7 +14,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 
 use crate::error::{Result, VfsError};
 use crate::overlay::host::Fingerprint;
@@ -350,10 +350,6 @@ pub(crate) fn delete_if_rev(conn: &Connection, path: &VPath, rev: i64) -> rusqli
 
 pub(crate) fn count(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row("SELECT count(*) FROM entries", [], |r| r.get(0))
-}
-
-pub(crate) fn journal_state(conn: &Connection) -> rusqlite::Result<Option<(String, i64)>> {
-    conn.query_row("SELECT state, pid FROM journal WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?))).optional()
 }
 
 /// The entries directly inside `dir`.
