@@ -14,7 +14,7 @@
 //! or resolve outside the folder. Errors answer with the message as a `text/plain` body, so the UI
 //! can show why a page or a video did not load.
 //!
-//! Linux caveat (shared/spec/tauri-feasibility.md §7): WebKitGTK refuses `<video src>` over a
+//! Linux caveat: WebKitGTK refuses `<video src>` over a
 //! custom scheme, so the UI fetches media into a Blob and plays an object URL; images and fetches
 //! work directly.
 

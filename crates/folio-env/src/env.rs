@@ -13,10 +13,10 @@ use crate::error::{EnvError, Result};
 use folio_script::{Engine, OnProgress};
 
 use crate::gateway::{Gateway, Limits, ScriptValidator};
-use crate::host::{Asker, FileHandler, OnVerb, Presented, Presenter};
 use crate::mounts::MountTree;
 use crate::repeat::RepeatTracker;
 use crate::scripts::Scripts;
+use crate::seams::{Asker, FileHandler, OnVerb, Presented, Presenter};
 
 /// How to build an [`Environment`].
 #[derive(Clone, Default)]
@@ -45,7 +45,7 @@ pub struct EnvOptions {
     /// Wires `ask_user` into the tool set.
     pub asker: Option<Arc<dyn Asker>>,
     /// Wires `view_image` into the tool set.
-    pub vision: Option<Arc<dyn crate::host::Vision>>,
+    pub vision: Option<Arc<dyn crate::seams::Vision>>,
     /// Telemetry: called once per verb call. A panic inside it is contained.
     pub on_verb: Option<OnVerb>,
 }

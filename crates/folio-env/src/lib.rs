@@ -64,7 +64,6 @@ mod env;
 mod error;
 mod format;
 mod gateway;
-mod host;
 mod host_dir_tree;
 mod jsonl;
 mod media;
@@ -75,6 +74,7 @@ mod pipeline;
 mod repeat;
 mod runlog;
 mod scripts;
+mod seams;
 mod tools;
 pub mod verbs;
 mod versions;
@@ -89,16 +89,16 @@ pub use format::{fmt_bytes, iso};
 pub use gateway::{
     AcceptScripts, Counters, Gateway, Limits, ScriptCheck, ScriptValidator, Stepped, WriteMode, Written,
 };
-pub use host::{
-    Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, RenderedPage, Sight, VerbEvent,
-    Vision,
-};
 pub use host_dir_tree::HostDirTree;
 pub use jsonl::run_jsonl;
 pub use media::{media_type, sniff};
 pub use mounts::MountTree;
 pub use runlog::RunRecord;
 pub use scripts::{EngineValidator, RunReport};
+pub use seams::{
+    Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, RenderedPage, Sight, VerbEvent,
+    Vision,
+};
 pub use tools::{Status, ToolDef, ToolResult};
 pub use verbs::table::{Capability, Doc, VERBS, Verb, VerbSpec, verb};
 pub use versions::{Revision, Ring, Side, Versions};

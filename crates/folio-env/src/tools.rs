@@ -10,7 +10,7 @@ use folio_script::CancelToken;
 
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
-use crate::host::VerbEvent;
+use crate::seams::VerbEvent;
 use crate::verbs::Reply;
 use crate::verbs::args::Call;
 use crate::verbs::table::{VERBS, VerbSpec, verb};

@@ -1,4 +1,4 @@
-//! `folio-mcp`: the capability route (spec §8.4). An MCP server — or any set of host functions
+//! `folio-mcp`: the capability route. An MCP server — or any set of host functions
 //! with JSON Schemas — becomes an `env:<name>` module a script imports, so the agent can loop over
 //! forty calls in one script, keep the results in variables and return one line, instead of
 //! spending forty model turns on forty tool calls.

@@ -1,6 +1,6 @@
 //! TypeScript declarations from JSON Schemas, and binding names from tool names.
 //!
-//! A tool's input schema becomes the type of its one argument, following spec §8.4: `enum` is a
+//! A tool's input schema becomes the type of its one argument: `enum` is a
 //! union of JSON literals, `anyOf`/`oneOf` a union, `string`, `number`/`integer`, `boolean` and
 //! `null` map to their TypeScript names, `array` to `T[]`, an object with `properties` to
 //! `{ k: T; opt?: T }` (required keys without `?`, keys that are not identifiers quoted), an object

@@ -1,4 +1,4 @@
-//! `define_tools`: host functions with JSON Schemas as one `env:<name>` module (spec §8.4), and
+//! `define_tools`: host functions with JSON Schemas as one `env:<name>` module, and
 //! the module builder `mount_mcp` shares.
 //!
 //! Every binding is `async (args?) =>` one JSON object. During write-time validation a binding

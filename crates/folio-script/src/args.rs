@@ -1,4 +1,4 @@
-//! The advisory argument check (reference spec §6.5, step 3): before a run, the arguments are
+//! The advisory argument check: before a run, the arguments are
 //! compared with the shape the script's JSDoc declares, and a mismatch becomes a note the reply
 //! shows above the result. It never blocks the run — JSDoc can be stale, and the script may cope.
 //!

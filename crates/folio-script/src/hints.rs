@@ -1,4 +1,4 @@
-//! Hints appended to the first line of a failed run's error (reference spec §6.3): a bare name
+//! Hints appended to the first line of a failed run's error: a bare name
 //! that one of the registered `env:` modules exports gets the import line that brings it in —
 //! `readFile is not defined — did you mean to import it? import { readFile } from 'env:fs'`.
 //!

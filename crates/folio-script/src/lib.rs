@@ -95,8 +95,8 @@ mod imports;
 mod jsdoc;
 mod library;
 mod loader;
+mod operation;
 pub mod registry;
-mod run;
 mod script_fs;
 mod validate;
 
@@ -106,8 +106,8 @@ pub use contract::{ScriptKind, Validation, dts_path};
 pub use error::{FsError, ScriptError};
 pub use imports::{Import, ImportsError, imports};
 pub use library::{LibraryError, zip_module, zip_module_deferred};
+pub use operation::{Engine, RunOptions, RunResult, RunValue};
 pub use registry::{
     CallContext, HostFn, HostFuture, HostValue, ModuleRegistry, NativeFunction, NativeModule, RegistryError,
 };
-pub use run::{Engine, RunOptions, RunResult, RunValue};
 pub use script_fs::{ScriptFs, TreeFs};

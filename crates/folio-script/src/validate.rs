@@ -17,7 +17,7 @@ use crate::console::Sink;
 use crate::contract::{ScriptKind, Validation};
 use crate::dts;
 use crate::error::{FsError, ScriptError};
-use crate::run::{Done, Engine, Mode, Operation, current_thread_runtime};
+use crate::operation::{Done, Engine, Mode, Operation, current_thread_runtime};
 use crate::script_fs::ScriptFs;
 
 type Job = Box<dyn FnOnce(&dyn Tree) + Send>;

@@ -83,7 +83,9 @@ fn replies() -> Vec<Reply> {
 
 /// Reloads the page; the old document is emptied first so no wait can match it.
 async fn reload(app: &App) {
-    app.js("document.body.innerHTML = ''; location.reload(); return true;").await;
+    // The reload is queued so this command returns before the page unloads; the waits that follow
+    // retry through the unload.
+    app.js("document.body.innerHTML = ''; setTimeout(() => location.reload(), 0); return true;").await;
 }
 
 async fn type_into(app: &App, css: &str, text: &str) {

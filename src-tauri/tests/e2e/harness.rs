@@ -92,8 +92,20 @@ impl App {
 
     /// Waits until an element matches `css`. (WebKit leaves text clipped by `overflow: hidden`
     /// out of an element's visible text, so rows are found by their attributes.)
+    /// A WebDriver error while the page is being replaced (WebKit answers "Callback was not called
+    /// before the unload event" when a reload lands mid-command) is retried like a miss.
     pub async fn wait_for(&self, css: &str) {
-        self.c.wait().at_most(Duration::from_secs(20)).for_element(Locator::Css(css)).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let last = match self.c.find(Locator::Css(css)).await {
+                Ok(_) => return,
+                Err(e) => e,
+            };
+            if Instant::now() >= deadline {
+                panic!("no element matched {css} within 20 s; last answer: {last}");
+            }
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
     }
 
     pub async fn click(&self, css: &str) {

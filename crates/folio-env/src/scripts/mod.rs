@@ -7,7 +7,7 @@
 //! here while it runs, so [`crate::Environment::cancel_runs`] can stop all of them at once.
 
 mod fs;
-mod run;
+mod script_run;
 mod tests;
 
 use std::collections::HashMap;
@@ -18,7 +18,7 @@ use folio_script::{CancelToken, Engine, ScriptKind};
 use folio_vfs::{Tree, VPath};
 
 pub(crate) use fs::EnvFs;
-pub use run::RunReport;
+pub use script_run::RunReport;
 pub(crate) use tests::run_tests;
 
 use crate::pipeline::{ScriptCheck, ScriptValidator};

@@ -1,4 +1,4 @@
-//! `run_tests` (spec §4.4): every `*.test.js` at or below a path, run one after another with the
+//! `run_tests`: every `*.test.js` at or below a path, run one after another with the
 //! same deadline as any script, reported PASS/FAIL per file under a `P/N test file(s) passed`
 //! summary, each run logged with kind `test`.
 
@@ -6,7 +6,7 @@ use folio_script::CancelToken;
 use folio_vfs::{Kind, Tree, VPath};
 use serde_json::json;
 
-use super::run::{execute, log, report};
+use super::script_run::{execute, log, report};
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
 use crate::format::{fit, now_ms};

@@ -51,7 +51,7 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
                 generic["preview"] = json!(preview);
             }
             let head: Vec<u8> = bytes.iter().take(64).copied().collect();
-            match crate::host::claim(&env.opts.handlers, &path, &head) {
+            match crate::seams::claim(&env.opts.handlers, &path, &head) {
                 Some(handler) => {
                     let module = format!("env:{}", handler.module());
                     match handler.describe(&path, &bytes) {

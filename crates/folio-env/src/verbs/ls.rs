@@ -84,7 +84,7 @@ fn describe_entry(env: &Environment, path: &VPath, kind: Kind) -> Option<String>
         return None;
     }
     let head: Vec<u8> = tree.read(path).ok()?.into_iter().take(64).collect();
-    crate::host::claim(&env.opts.handlers, path, &head).map(|h| format!("open with env:{}", h.module()))
+    crate::seams::claim(&env.opts.handlers, path, &head).map(|h| format!("open with env:{}", h.module()))
 }
 
 /// `ls`.

@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use super::args::{Call, schema};
-use super::{Reply, checkpoint, describe, diff, grep, history, host, ls, read, remove, run, view, write};
+use super::{Reply, checkpoint, describe, diff, grep, history, ls, person, read, remove, run_script, view, write};
 use crate::env::Environment;
 use crate::error::Result;
 use crate::versions::Side;
@@ -159,13 +159,13 @@ verbs! {
     }
     /// `run_script`.
     RunScript = "run_script" {
-        doc: Doc::Built(run::run_doc), schema: schema::<run::RunArgs>, mutates: true,
-        needs: Some(Capability::Scripts), call: |env, call| run::run_script(env, call.parse()?, call.cancel),
+        doc: Doc::Built(run_script::run_doc), schema: schema::<run_script::RunArgs>, mutates: true,
+        needs: Some(Capability::Scripts), call: |env, call| run_script::run_script(env, call.parse()?, call.cancel),
     }
     /// `run_tests`.
     RunTests = "run_tests" {
-        doc: Doc::Fixed(run::TESTS_DOC), schema: schema::<run::TestsArgs>, mutates: true,
-        needs: Some(Capability::Scripts), call: |env, call| run::run_tests(env, call.parse()?, call.cancel),
+        doc: Doc::Fixed(run_script::TESTS_DOC), schema: schema::<run_script::TestsArgs>, mutates: true,
+        needs: Some(Capability::Scripts), call: |env, call| run_script::run_tests(env, call.parse()?, call.cancel),
     }
     /// `undo`.
     Undo = "undo" {
@@ -199,13 +199,13 @@ verbs! {
     }
     /// `present`.
     Present = "present" {
-        doc: Doc::Fixed(host::PRESENT_DOC), schema: schema::<host::PresentArgs>, mutates: false,
-        needs: Some(Capability::Presenter), call: |env, call| host::present(env, call.parse()?),
+        doc: Doc::Fixed(person::PRESENT_DOC), schema: schema::<person::PresentArgs>, mutates: false,
+        needs: Some(Capability::Presenter), call: |env, call| person::present(env, call.parse()?),
     }
     /// `ask_user`.
     AskUser = "ask_user" {
-        doc: Doc::Fixed(host::ASK_DOC), schema: schema::<host::AskArgs>, mutates: false,
-        needs: Some(Capability::Asker), call: |env, call| host::ask_user(env, call.parse()?),
+        doc: Doc::Fixed(person::ASK_DOC), schema: schema::<person::AskArgs>, mutates: false,
+        needs: Some(Capability::Asker), call: |env, call| person::ask_user(env, call.parse()?),
     }
 }
 

@@ -1,5 +1,5 @@
 //! `view_image`: the agent looks at an image, or at one page of a document rendered to an image,
-//! with a specific question. Present only when the host wires a [`crate::host::Vision`].
+//! with a specific question. Present only when the host wires a [`crate::seams::Vision`].
 //!
 //! Raster images (PNG, JPEG, GIF, WebP, recognised by their bytes) go to the vision seam as they
 //! are. Anything else is rendered by the registered module that claims it (magic bytes first,
@@ -15,7 +15,7 @@ use serde_json::json;
 use super::Reply;
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
-use crate::host::Sight;
+use crate::seams::Sight;
 
 /// Tool description of `view_image`.
 pub const VIEW_DOC: &str = "Look at an image, or at one page of a PDF or document rendered to an image, and answer a specific question about it. Ask what you expect to see (\"does the total on page 2 read 30?\", \"is any text cut off at the right edge?\") rather than \"describe this\". Check your own output this way before presenting it.";
@@ -72,7 +72,7 @@ pub fn view_image(env: &Environment, args: ViewArgs) -> Result<Reply> {
         }
         None => {
             let head: Vec<u8> = bytes.iter().take(64).copied().collect();
-            let Some(handler) = crate::host::claim(&env.opts.handlers, &path, &head) else {
+            let Some(handler) = crate::seams::claim(&env.opts.handlers, &path, &head) else {
                 return Err(EnvError::refused(format!(
                     "{path} is not an image, and no registered module claims its format, so it cannot be rendered to look at — convert it to PNG in a script first, or run `folio doctor` to see which renderers this host has"
                 )));

@@ -3,10 +3,10 @@
 mod compat;
 mod gateway;
 mod history;
-mod host;
 mod jsonl;
 mod orientation;
 mod overlay;
+mod person;
 mod pipeline;
 mod runs;
 mod size;

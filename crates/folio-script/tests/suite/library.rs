@@ -1,5 +1,5 @@
-//! The library route: a vendored pure-JavaScript library as an `env:` module (spec §8, issue 4
-//! item 6c). `env:zip` is fflate; the other cases use small inline libraries.
+//! The library route: a vendored pure-JavaScript library as an `env:` module, exposed with
+//! its own API. `env:zip` is fflate; the other cases use small inline libraries.
 
 use std::io::Read;
 

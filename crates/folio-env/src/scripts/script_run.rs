@@ -1,4 +1,4 @@
-//! One script run as the verbs see it (spec §6.5): the pre-flight refusals, the run itself on the
+//! One script run as the verbs see it: the pre-flight refusals, the run itself on the
 //! engine with the environment's `env:fs`, the formatted reply with oversized sections spilled to
 //! `/tmp/run-<id>.*`, and one line in the run log.
 //!
@@ -67,7 +67,7 @@ fn clip(text: &str, n: usize) -> String {
     text.chars().take(n).collect()
 }
 
-/// The pre-flight refusals, before any engine work (spec §6.5 step 2).
+/// The pre-flight refusals, before any engine work.
 pub(crate) fn preflight(env: &Environment, path: &VPath) -> Result<()> {
     let tree = env.tree();
     if VPath::parse("/std").is_ok_and(|std| path.is_under(&std)) {
@@ -187,7 +187,7 @@ pub(crate) fn report(env: &Environment, path: &VPath, run: RunResult, spill: boo
             (false, Value::Null, None, Some(text), vec![format!("error ({ms}ms)"), body])
         }
     };
-    // The advisory argument note (spec §6.5 step 3) leads the reply; it never blocks the run.
+    // The advisory argument note leads the reply; it never blocks the run.
     if let Some(note) = &run.arg_note {
         sections.insert(0, note.clone());
     }
@@ -213,7 +213,7 @@ pub(crate) fn report(env: &Environment, path: &VPath, run: RunResult, spill: boo
 }
 
 impl Environment {
-    /// Runs the script at `path` with `args` (spec §6.5): pre-flight checks, the run (bounded by
+    /// Runs the script at `path` with `args`: pre-flight checks, the run (bounded by
     /// `timeout_ms`, never more than `limits.run_timeout_ms`; stopped when `cancel` is
     /// cancelled or [`Environment::cancel_runs`] is called), the formatted reply with oversized
     /// sections spilled to `/tmp/run-<id>.*`, and a line in `/.env/history.jsonl`. A script that

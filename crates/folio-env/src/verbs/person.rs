@@ -10,7 +10,7 @@ use super::Reply;
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
 use crate::format::fmt_bytes;
-use crate::host::Presented;
+use crate::seams::Presented;
 
 /// Tool description of `present`.
 pub const PRESENT_DOC: &str = "Hand a finished file under /out to the person, with a caption saying what it is. Writing to /out is not delivering: call this once per deliverable.";
