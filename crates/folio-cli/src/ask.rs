@@ -23,15 +23,16 @@ pub(crate) struct AskArgs {
     folder: PathBuf,
     /// What to do.
     prompt: Option<String>,
-    /// anthropic, openai, openrouter, gemini, ollama or lmstudio.
-    #[arg(long, default_value = "anthropic")]
+    /// anthropic, openai, openrouter, gemini, ollama or lmstudio (default: `FOLIO_PROVIDER`, else
+    /// anthropic — the same default `folio doctor` and the desktop use).
+    #[arg(long, env = "FOLIO_PROVIDER", default_value = "anthropic")]
     provider: String,
-    /// The model id (default: the provider's; required for ollama and lmstudio).
-    #[arg(long)]
+    /// The model id (default: `FOLIO_MODEL`, else the provider's; required for ollama and lmstudio).
+    #[arg(long, env = "FOLIO_MODEL")]
     model: Option<String>,
     /// Another endpoint speaking the provider's API, as its official SDK takes it (OpenAI's
-    /// includes /v1, Anthropic's does not).
-    #[arg(long, value_name = "URL")]
+    /// includes /v1, Anthropic's does not). Default: `FOLIO_BASE_URL`.
+    #[arg(long, value_name = "URL", env = "FOLIO_BASE_URL")]
     base_url: Option<String>,
     /// Continue this conversation (its id is printed when it starts).
     #[arg(long, value_name = "ID")]
@@ -214,7 +215,8 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
         None => "nothing is pending (no folder overlay)".to_string(),
     };
     if !json_mode {
-        let money = if priced { format!(", about ${cost:.4}") } else { String::new() };
+        // A model without a known price says so rather than printing nothing.
+        let money = if priced { format!(", about ${cost:.4}") } else { ", cost unknown for this model".to_owned() };
         println!(
             "\n\n{pending} — review with `folio status {}`. Tokens: {} in ({} from cache), {} out{money}.",
             args.folder.display(),

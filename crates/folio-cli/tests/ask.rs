@@ -11,6 +11,9 @@ async fn folio(args: Vec<String>, envs: Vec<(&'static str, String)>) -> Output {
     tokio::task::spawn_blocking(move || {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_folio"));
         cmd.args(&args).env_remove("ANTHROPIC_API_KEY").env_remove("OPENAI_API_KEY");
+        for var in ["FOLIO_PROVIDER", "FOLIO_MODEL", "FOLIO_BASE_URL", "FOLIO_API_KEY"] {
+            cmd.env_remove(var);
+        }
         for (k, v) in envs {
             cmd.env(k, v);
         }
@@ -188,6 +191,39 @@ async fn the_human_output_streams_text_and_tool_rows_over_anthropic() {
     assert!(text.contains("0 change(s) pending — review with"), "{text}");
     assert!(text.contains("about $"), "known prices show a cost: {text}");
     assert_eq!(server.requests()[0].header("x-api-key"), Some("sk-ant-test"));
+}
+
+/// A new user follows the README: `FOLIO_PROVIDER`, `FOLIO_MODEL` and `FOLIO_BASE_URL` are the
+/// defaults of `folio ask`, so no flag is needed — and a model without a known price says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_folio_provider_variables_are_the_defaults_and_an_unpriced_model_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    let server = FakeServer::start(vec![Reply::sse(openai("Nothing here yet.", &[], 50))]).await.unwrap();
+    let out = folio(
+        vec![
+            "--state-dir".into(),
+            tmp.path().join("state").display().to_string(),
+            "ask".into(),
+            folder.display().to_string(),
+            "What is here?".into(),
+        ],
+        vec![
+            ("FOLIO_PROVIDER", "openai".into()),
+            ("FOLIO_MODEL", "house-model-7".into()),
+            ("FOLIO_BASE_URL", format!("{}/v1", server.base)),
+            ("OPENAI_API_KEY", "sk-test".into()),
+        ],
+    )
+    .await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Nothing here yet."), "{text}");
+    assert!(text.contains(", cost unknown for this model."), "{text}");
+    let request = &server.requests()[0];
+    assert_eq!(request.header("authorization"), Some("Bearer sk-test"));
+    assert_eq!(request.body["model"], json!("house-model-7"), "FOLIO_MODEL is the model");
 }
 
 /// The model writes a script with a bug, runs it, reads the error, fixes it, runs it again (the
