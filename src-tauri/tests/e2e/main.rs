@@ -11,6 +11,7 @@
 mod agent;
 #[path = "../common/mod.rs"]
 mod common;
+mod csp;
 mod harness;
 mod media;
 mod review;
