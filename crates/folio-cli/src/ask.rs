@@ -43,6 +43,10 @@ pub(crate) struct AskArgs {
     /// A path the agent may read but never change (repeatable).
     #[arg(long = "read-only", value_name = "PATH")]
     read_only: Vec<String>,
+    /// Open the whole folder read-only: the agent reads everything, changes nothing in it (its
+    /// scratch space /tmp still works), and nothing becomes pending.
+    #[arg(long)]
+    read_only_folder: bool,
     /// How the agent sees images (`view_image`, `env:vision`): `main` when the main model can
     /// see images, or PROVIDER:MODEL for a separate vision model (e.g. openai:gpt-4.1-mini).
     /// Without it both are absent.
@@ -91,6 +95,7 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
     let host = Host::builder().state_dir(Some(state_root)).modules(extra).build()?;
     let seams = Seams {
         read_only_paths: args.read_only.clone(),
+        read_only_folder: args.read_only_folder,
         presenter: Some(Arc::new(KeepPresented)),
         on_progress: Some(host_events.progress_callback()),
         vision: seam,

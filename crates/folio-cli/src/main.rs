@@ -77,6 +77,10 @@ enum Command {
         /// A path the agent may read but never change (repeatable).
         #[arg(long = "read-only", value_name = "PATH")]
         read_only: Vec<String>,
+        /// Open the whole folder read-only: the agent reads everything, changes nothing in it
+        /// (its scratch space /tmp still works), and nothing becomes pending.
+        #[arg(long)]
+        read_only_folder: bool,
         /// Answers for ask_user, in order: a JSON list of strings (or one answer per line).
         #[arg(long, value_name = "FILE")]
         answers: Option<PathBuf>,
@@ -100,6 +104,10 @@ enum Command {
         /// A shorter deadline than the environment's 30 s ceiling, in milliseconds.
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
+        /// Open the whole folder read-only: the script reads everything, changes nothing in it
+        /// (its scratch space /tmp still works), and nothing becomes pending.
+        #[arg(long)]
+        read_only_folder: bool,
         /// Print the run as one JSON object.
         #[arg(long)]
         json: bool,
@@ -132,11 +140,19 @@ fn main() -> ExitCode {
             changes::commit(cli.state_dir, &folder, &paths, &overwrite, json)
         }
         Command::Discard { folder, paths, json } => changes::discard(cli.state_dir, &folder, &paths, json),
-        Command::Verbs { folder, read_only, answers } => verbs::run(cli.state_dir, &folder, read_only, answers),
-        Command::Ask(args) => ask::run(cli.state_dir, args),
-        Command::Run { folder, script, args, timeout_ms, json } => {
-            run::run(run::RunArgs { state_dir: cli.state_dir, folder, script, args, timeout_ms, json })
+        Command::Verbs { folder, read_only, read_only_folder, answers } => {
+            verbs::run(cli.state_dir, &folder, read_only, read_only_folder, answers)
         }
+        Command::Ask(args) => ask::run(cli.state_dir, args),
+        Command::Run { folder, script, args, timeout_ms, read_only_folder, json } => run::run(run::RunArgs {
+            state_dir: cli.state_dir,
+            folder,
+            script,
+            args,
+            timeout_ms,
+            read_only_folder,
+            json,
+        }),
         Command::Bench { files, changed } => bench::run(files, changed),
         Command::Doctor { json } => doctor::run(cli.state_dir, json),
     };

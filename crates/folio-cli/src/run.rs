@@ -19,6 +19,7 @@ pub(crate) struct RunArgs {
     pub script: String,
     pub args: Option<String>,
     pub timeout_ms: Option<u64>,
+    pub read_only_folder: bool,
     pub json: bool,
 }
 
@@ -46,9 +47,10 @@ fn progress() -> OnProgress {
     })
 }
 
-fn open(state_dir: Option<PathBuf>, folder: &Path) -> Result<Environment> {
+fn open(state_dir: Option<PathBuf>, folder: &Path, read_only_folder: bool) -> Result<Environment> {
     let host = Host::builder().state_dir(state_dir).build()?;
-    let env = host.open_folder(folder, Seams { on_progress: Some(progress()), ..Seams::default() })?;
+    let seams = Seams { on_progress: Some(progress()), read_only_folder, ..Seams::default() };
+    let env = host.open_folder(folder, seams)?;
     if let Some(recovery) = env.overlay().and_then(|o| o.recovery()) {
         eprintln!("folio: {recovery}");
     }
@@ -60,7 +62,7 @@ fn open(state_dir: Option<PathBuf>, folder: &Path) -> Result<Environment> {
 
 pub(crate) fn run(a: RunArgs) -> Result<ExitCode> {
     let args = parse_args(a.args.as_deref())?;
-    let env = open(a.state_dir, &a.folder)?;
+    let env = open(a.state_dir, &a.folder, a.read_only_folder)?;
     let report = env.run_script(&a.script, args, a.timeout_ms, None)?;
     if a.json {
         println!("{}", serde_json::to_string(&report)?);

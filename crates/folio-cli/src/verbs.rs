@@ -12,6 +12,7 @@ pub(crate) fn run(
     state_dir: Option<PathBuf>,
     folder: &Path,
     read_only: Vec<String>,
+    read_only_folder: bool,
     answers: Option<PathBuf>,
 ) -> Result<ExitCode> {
     let asker = match answers {
@@ -24,8 +25,13 @@ pub(crate) fn run(
         None => None,
     };
     let host = Host::builder().state_dir(state_dir).build()?;
-    let seams =
-        Seams { read_only_paths: read_only, presenter: Some(Arc::new(KeepPresented)), asker, ..Seams::default() };
+    let seams = Seams {
+        read_only_paths: read_only,
+        read_only_folder,
+        presenter: Some(Arc::new(KeepPresented)),
+        asker,
+        ..Seams::default()
+    };
     let env = host.open_folder(folder, seams)?;
     if let Some(recovery) = env.overlay().and_then(|o| o.recovery()) {
         eprintln!("folio: {recovery}");

@@ -25,6 +25,9 @@ pub struct EnvOptions {
     pub limits: Limits,
     /// Absolute paths the agent may read but never change (host reference material).
     pub read_only_paths: Vec<String>,
+    /// The whole folder read-only: the agent reads everything and changes nothing in it (its
+    /// scratch zone `/tmp` still works); nothing becomes pending.
+    pub read_only_folder: bool,
     /// Where [`Environment::open_folder`] keeps per-folder state (`None`: the default state root).
     pub state_root: Option<PathBuf>,
     /// Replaces the script-validation hook (default: the script engine's own validation, which

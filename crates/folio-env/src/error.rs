@@ -20,6 +20,20 @@ pub enum EnvError {
         /// The verb's operation word (`write`, `remove`, …).
         op: &'static str,
     },
+    /// A change to the person's folder while it is open read-only (`EnvOptions::read_only_folder`,
+    /// `--read-only-folder`). Nobody retries: the agent works in /tmp or the person reopens the
+    /// folder writable.
+    #[error(
+        "cannot {op} {path}: the folder is open read-only, so nothing in it can change here — write to /tmp/{name} instead, or reopen the folder without --read-only-folder to make pending edits"
+    )]
+    ReadOnlyFolder {
+        /// The operation word.
+        op: &'static str,
+        /// The path asked for.
+        path: VPath,
+        /// The path's last segment.
+        name: String,
+    },
     /// A mutation inside an environment-owned zone (`/.env`, `/std`, `/skills`). The agent works
     /// on a copy under `/tmp` instead.
     #[error(

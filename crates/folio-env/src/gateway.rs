@@ -118,6 +118,8 @@ pub struct Gateway {
     tree: Arc<MountTree>,
     limits: Limits,
     read_only: Vec<VPath>,
+    /// The whole folder is open read-only: only the agent-writable zones change.
+    folder_read_only: bool,
     validator: Arc<dyn ScriptValidator>,
     versions: Mutex<Versions>,
     lock: Mutex<()>,
@@ -143,6 +145,7 @@ impl Gateway {
             tree,
             limits,
             read_only,
+            folder_read_only: false,
             validator,
             versions: Mutex::new(Versions::default()),
             lock: Mutex::new(()),
@@ -166,6 +169,18 @@ impl Gateway {
     /// folder's size only once the tree is assembled).
     pub(crate) fn set_tree_cap(&mut self, cap: u64) {
         self.limits.max_vfs_bytes = cap;
+    }
+
+    /// Opens the whole folder read-only: every change to the person's files is refused (with
+    /// the way to reopen it writable); the agent-writable zones (`/tmp`) still work, and nothing
+    /// ever becomes pending.
+    pub(crate) fn set_folder_read_only(&mut self, on: bool) {
+        self.folder_read_only = on;
+    }
+
+    /// Whether the whole folder is open read-only.
+    pub fn folder_read_only(&self) -> bool {
+        self.folder_read_only
     }
 
     /// The host's read-only paths.
@@ -216,6 +231,9 @@ impl Gateway {
         if let Some(zone) = crate::zone::Zone::of(path).filter(|z| !z.agent_writable()) {
             let (zone, why) = (zone.path(), zone.holds());
             return Err(EnvError::EnvZone { op, path: path.clone(), zone, why, name: path.name().to_owned() });
+        }
+        if self.folder_read_only && crate::zone::Zone::of(path).is_none() {
+            return Err(EnvError::ReadOnlyFolder { op, path: path.clone(), name: path.name().to_owned() });
         }
         if let Some(zone) = self.read_only.iter().find(|z| path.is_under(z)) {
             return Err(EnvError::ReadOnlyPath {
@@ -523,6 +541,9 @@ impl Gateway {
                 "cannot mount into {dir}: {} is maintained by the environment — mount into /inbox (or another folder path) instead",
                 zone.path()
             )));
+        }
+        if self.folder_read_only && crate::zone::Zone::of(dir).is_none() {
+            return Err(EnvError::ReadOnlyFolder { op: "mount", path: dir.clone(), name: name.to_owned() });
         }
         let _guard = take(&self.lock);
         let first = dir.join(name)?;

@@ -34,7 +34,7 @@ impl Environment {
             let path = VPath::parse(raw)?;
             if path.is_root() {
                 return Err(EnvError::Config(
-                    "read_only_paths cannot contain \"/\" — that would leave the agent nowhere to work; open the folder read-only instead".to_owned(),
+                    "read_only_paths cannot contain \"/\" — that would leave the agent nowhere to work; open the whole folder read-only instead (EnvOptions::read_only_folder; `--read-only-folder` on folio run, verbs and ask)".to_owned(),
                 ));
             }
             if !read_only.contains(&path) {
@@ -72,7 +72,9 @@ impl Environment {
             (None, Some(s)) => Arc::new(EngineValidator::new(s.engine.clone())) as Arc<dyn ScriptValidator>,
             (None, None) => Arc::new(AcceptScripts),
         };
-        let gateway = Arc::new(Gateway::new(tree, opts.limits.clone(), read_only, validator));
+        let mut gateway = Gateway::new(tree, opts.limits.clone(), read_only, validator);
+        gateway.set_folder_read_only(opts.read_only_folder);
+        let gateway = Arc::new(gateway);
         let mut env = Environment {
             gateway,
             scripts,

@@ -82,6 +82,8 @@ pub enum HostError {
 pub struct Seams {
     /// Absolute VFS paths the agent may read but never change.
     pub read_only_paths: Vec<String>,
+    /// The whole folder read-only: nothing in it changes, nothing becomes pending.
+    pub read_only_folder: bool,
     /// Receives scripts' console lines while they run.
     pub on_progress: Option<OnProgress>,
     /// Wires `present`.
@@ -225,6 +227,7 @@ impl Host {
             engine: Some(self.engine.clone()),
             handlers: self.handlers.clone(),
             read_only_paths: seams.read_only_paths,
+            read_only_folder: seams.read_only_folder,
             on_progress: seams.on_progress,
             presenter: seams.presenter,
             asker: seams.asker,

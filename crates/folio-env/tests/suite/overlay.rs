@@ -70,3 +70,65 @@ fn zone_files_never_appear_in_pending_and_state_persists() {
     folio_env::run_jsonl(&env, Cursor::new("{\"verb\":\"ls\",\"args\":{\"path\":\"/\"}}\n"), &mut out).unwrap();
     assert!(String::from_utf8(out).unwrap().contains("\"status\":\"success\""));
 }
+
+/// A folder opened read-only (the reference could not open one at all, though its error said
+/// to): every change to the person's files is refused with the way out, `/tmp` still works, a
+/// dropped file is refused too, and nothing is ever pending.
+#[test]
+fn a_folder_opened_read_only_changes_nothing_and_says_how_to_work() {
+    use super::{Expect, check};
+    let folder = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("notes.txt"), "q3 revenue grew\n").unwrap();
+    let env = Environment::open_folder(
+        folder.path(),
+        EnvOptions { state_root: Some(state.path().to_path_buf()), read_only_folder: true, ..Default::default() },
+    )
+    .unwrap();
+    const REFUSED: &str = "the folder is open read-only, so nothing in it can change here";
+    check(
+        &env,
+        &[
+            ("read_file", json!({"path": "/notes.txt"}), Expect::Ok(&["q3 revenue grew"])),
+            (
+                "write_file",
+                json!({"path": "/out/report.md", "content": "# R"}),
+                Expect::Err(&[
+                    "cannot write /out/report.md",
+                    REFUSED,
+                    "write to /tmp/report.md instead",
+                    "--read-only-folder",
+                ]),
+            ),
+            (
+                "edit_file",
+                json!({"path": "/notes.txt", "old_str": "grew", "new_str": "fell"}),
+                Expect::Err(&["/notes.txt", REFUSED]),
+            ),
+            ("rm", json!({"path": "/notes.txt"}), Expect::Err(&["/notes.txt", REFUSED])),
+            ("mv", json!({"from": "/notes.txt", "to": "/old.txt"}), Expect::Err(&[REFUSED])),
+            ("cp", json!({"from": "/notes.txt", "to": "/copy.txt"}), Expect::Err(&["/copy.txt", REFUSED])),
+            ("cp", json!({"from": "/notes.txt", "to": "/tmp/notes.txt"}), Expect::Ok(&[])),
+            ("write_file", json!({"path": "/tmp/draft.md", "content": "draft"}), Expect::Ok(&[])),
+        ],
+    );
+    let dropped = env.mount("/inbox", "drop.csv", b"a,b\n").unwrap_err().to_string();
+    assert!(dropped.contains("cannot mount /inbox") && dropped.contains(REFUSED), "{dropped}");
+    assert_eq!(env.overlay().unwrap().pending_count().unwrap(), 0, "nothing is pending");
+    assert_eq!(std::fs::read_to_string(folder.path().join("notes.txt")).unwrap(), "q3 revenue grew\n");
+    assert!(!folder.path().join("out").exists() && !folder.path().join("inbox").exists());
+    // Without the option the same folder takes edits as before.
+    drop(env);
+    let env = open(folder.path(), state.path());
+    ok(&env, "write_file", json!({"path": "/out/report.md", "content": "# R"}));
+}
+
+/// Naming `/` as a read-only path points at the whole-folder option, which now exists.
+#[test]
+fn a_read_only_root_path_names_the_read_only_folder_option() {
+    let folder = tempfile::tempdir().unwrap();
+    let opts = EnvOptions { read_only_paths: vec!["/".into()], ..Default::default() };
+    let Err(e) = Environment::open_folder(folder.path(), opts) else { panic!("/ was accepted as a read-only path") };
+    let text = e.to_string();
+    assert!(text.contains("open the whole folder read-only instead") && text.contains("--read-only-folder"), "{text}");
+}
