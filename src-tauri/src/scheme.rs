@@ -3,7 +3,9 @@
 //! `folio://localhost/<path>` (`http://folio.localhost/<path>` on Windows; the UI builds both
 //! with `convertFileSrc(path, "folio")`, which percent-encodes the whole path) serves what the
 //! agent sees, pending changes included, with the file's media type, `Accept-Ranges: bytes`,
-//! and HTTP Range (`206` with `Content-Range`, `416` for a range past the end). The query picks
+//! and HTTP Range (`206` with `Content-Range`, `416` for a range past the end). A Range or `HEAD`
+//! request for those bytes is answered from the file's size (`stat`) and reads only the range
+//! (`Tree::read_range`), so seeking in a 200 MB video never reads the whole file. The query picks
 //! other bytes of the same path:
 //!
 //! - `?version=base` — the folder's committed bytes (the "before" of a before/after view);
@@ -20,13 +22,14 @@
 
 use std::sync::Arc;
 
+use folio_vfs::{Kind, Tree};
 use percent_encoding::percent_decode_str;
 use tauri::http::{Method, Request, Response, StatusCode, header};
 use tauri::{Manager, Runtime, UriSchemeContext, UriSchemeResponder};
 
 use crate::commands::AppState;
 use crate::preview::error::PreviewError;
-use crate::preview::{Previews, Version, checked_path, kind, read};
+use crate::preview::{HEAD, Previews, READ_CAP, Version, checked_path, kind, read, read_range};
 use crate::session::Session;
 
 /// The scheme's name.
@@ -160,8 +163,69 @@ fn body(session: &Session, previews: &Previews, t: &Target) -> Result<(Vec<u8>, 
         return Ok((bytes, if video { "video/webm" } else { "audio/webm" }.into()));
     }
     let bytes = read(session, &at, version)?;
-    let (_, mime) = kind::classify(&t.path, &bytes[..bytes.len().min(8192)]);
+    let (_, mime) = kind::classify(&t.path, &bytes[..bytes.len().min(HEAD)]);
     Ok((bytes, mime))
+}
+
+/// What a response says: the media type, the file's length, what the `Range` header resolved
+/// to, and the bytes to send (the whole file for `Full`, the range for `Partial`, nothing for a
+/// `HEAD` or a `416`).
+struct Answer {
+    mime: String,
+    len: u64,
+    reply: RangeReply,
+    bytes: Vec<u8>,
+}
+
+/// Answers a request: from the file's size and only the bytes sent when [`sized`] can, else from
+/// the whole body.
+fn answer(
+    session: &Session,
+    previews: &Previews,
+    t: &Target,
+    range: Option<&str>,
+    head: bool,
+) -> Result<Answer, PreviewError> {
+    if let Some(answer) = sized(session, t, range, head)? {
+        return Ok(answer);
+    }
+    let (bytes, mime) = body(session, previews, t)?;
+    let len = bytes.len() as u64;
+    let reply = resolve_range(range, len);
+    let bytes = match reply {
+        _ if head => Vec::new(),
+        RangeReply::Full => bytes,
+        RangeReply::Partial { start, end } => bytes.get(start as usize..=end as usize).unwrap_or_default().to_vec(),
+        RangeReply::Unsatisfiable => Vec::new(),
+    };
+    Ok(Answer { mime, len, reply, bytes })
+}
+
+/// A `Range` or `HEAD` request for what the agent sees now, answered from `stat` and reading only
+/// the file's first bytes (for the media type) and the range — never the whole file. `None` hands
+/// the request to the whole read: a plain `GET`, another version, a page, and any path that is
+/// not a file within [`READ_CAP`] (missing, a directory, outside the folder, too large), whose
+/// refusal the whole read words exactly as before. `/.env` is refused here as there.
+fn sized(session: &Session, t: &Target, range: Option<&str>, head: bool) -> Result<Option<Answer>, PreviewError> {
+    if t.page.is_some() || t.version != VersionParam::Current || (range.is_none() && !head) {
+        return Ok(None);
+    }
+    let at = checked_path(&t.path)?;
+    let stat = session.environment().tree().stat(&at).ok().flatten();
+    let Some(len) = stat.filter(|s| s.kind == Kind::File && s.size <= READ_CAP).map(|s| s.size) else {
+        return Ok(None);
+    };
+    let reply = resolve_range(range, len);
+    if reply == RangeReply::Full && !head {
+        return Ok(None);
+    }
+    let first = read_range(session, &at, 0, HEAD as u64)?;
+    let (_, mime) = kind::classify(&t.path, &first);
+    let bytes = match reply {
+        RangeReply::Partial { start, end } if !head => read_range(session, &at, start, end - start + 1)?,
+        _ => Vec::new(),
+    };
+    Ok(Some(Answer { mime, len, reply, bytes }))
 }
 
 fn with_common(builder: tauri::http::response::Builder) -> tauri::http::response::Builder {
@@ -192,37 +256,29 @@ pub fn serve(
             .body(Vec::new())
             .unwrap_or_else(|_| Response::new(Vec::new()));
     }
+    let range = request.headers().get(header::RANGE).and_then(|v| v.to_str().ok());
+    let head = request.method() == Method::HEAD;
     let found = session.and_then(|s| {
         let t = target(request.uri().path(), request.uri().query())?;
-        body(s, previews, &t)
+        answer(s, previews, &t, range, head)
     });
-    let (bytes, mime) = match found {
+    let Answer { mime, len, reply, bytes } = match found {
         Ok(found) => found,
         Err(e) => return plain(e.status(), e.to_string()),
     };
-    let len = bytes.len() as u64;
-    let range = request.headers().get(header::RANGE).and_then(|v| v.to_str().ok());
-    let head = request.method() == Method::HEAD;
     let builder =
         with_common(Response::builder()).header(header::CONTENT_TYPE, mime).header(header::ACCEPT_RANGES, "bytes");
-    let response = match resolve_range(range, len) {
-        RangeReply::Full => builder.status(StatusCode::OK).header(header::CONTENT_LENGTH, len).body(if head {
-            Vec::new()
-        } else {
-            bytes
-        }),
-        RangeReply::Partial { start, end } => {
-            let part = bytes.get(start as usize..=end as usize).unwrap_or_default();
-            builder
-                .status(StatusCode::PARTIAL_CONTENT)
-                .header(header::CONTENT_RANGE, format!("bytes {start}-{end}/{len}"))
-                .header(header::CONTENT_LENGTH, part.len())
-                .body(if head { Vec::new() } else { part.to_vec() })
-        }
+    let response = match reply {
+        RangeReply::Full => builder.status(StatusCode::OK).header(header::CONTENT_LENGTH, len).body(bytes),
+        RangeReply::Partial { start, end } => builder
+            .status(StatusCode::PARTIAL_CONTENT)
+            .header(header::CONTENT_RANGE, format!("bytes {start}-{end}/{len}"))
+            .header(header::CONTENT_LENGTH, end - start + 1)
+            .body(bytes),
         RangeReply::Unsatisfiable => builder
             .status(StatusCode::RANGE_NOT_SATISFIABLE)
             .header(header::CONTENT_RANGE, format!("bytes */{len}"))
-            .body(Vec::new()),
+            .body(bytes),
     };
     response.unwrap_or_else(|e| plain(500, format!("the response could not be built: {e}")))
 }

@@ -78,6 +78,17 @@ impl Tree for HostDirTree {
         }
     }
 
+    fn read_range(&self, path: &VPath, offset: u64, len: u64) -> folio_vfs::Result<Vec<u8>> {
+        match self.kind(path) {
+            Some(Kind::File) => {
+                let host = self.host(path);
+                folio_vfs::range::read_file_range(&host, offset, len).map_err(|e| host_err("read", &host, e))
+            }
+            Some(Kind::Dir) => Err(VfsError::ReadDirectory(path.clone())),
+            None => Err(VfsError::NoSuchFile(path.clone())),
+        }
+    }
+
     fn write(&self, path: &VPath, data: &[u8]) -> folio_vfs::Result<()> {
         if self.kind(path) == Some(Kind::Dir) {
             return Err(VfsError::WriteOntoDirectory(path.clone()));

@@ -214,6 +214,11 @@ impl Tree for MountTree {
         tree.read(&inner).map_err(|e| self.outer_err(e, path, &inner))
     }
 
+    fn read_range(&self, path: &VPath, offset: u64, len: u64) -> folio_vfs::Result<Vec<u8>> {
+        let (tree, inner) = self.route(path);
+        tree.read_range(&inner, offset, len).map_err(|e| self.outer_err(e, path, &inner))
+    }
+
     fn write(&self, path: &VPath, data: &[u8]) -> folio_vfs::Result<()> {
         let mut size = self.size_lock();
         let Some(total) = *size else { return self.route_write(path, data) };

@@ -6,8 +6,8 @@
 //! - [`VPath`] — the path rules. Every path is absolute, `/`-separated and normalised before any
 //!   tree sees it; `..` cannot climb above `/`, control characters are refused.
 //! - [`Tree`] — the interface every backend implements (read, write, append, rm, mv, cp, mkdir,
-//!   list, stat, walk, glob, total size), synchronous and shareable across threads. [`MemTree`] is
-//!   the in-memory backend.
+//!   list, stat, walk, glob, total size, and `read_range` for part of a file), synchronous and
+//!   shareable across threads. [`MemTree`] is the in-memory backend.
 //! - [`Overlay`] — a copy-on-write view of a real folder. Reads fall through to the disk; writes,
 //!   removals and renames are kept as entries in a per-folder state directory (SQLite index plus
 //!   content-addressed blobs), so pending work survives the process ending and a crash. Each entry
@@ -30,6 +30,7 @@ mod ignore;
 mod mem;
 mod overlay;
 mod path;
+pub mod range;
 mod tree;
 
 pub use error::{Result, VfsError};

@@ -75,6 +75,18 @@ impl Tree for MemTree {
         }
     }
 
+    fn read_range(&self, path: &VPath, offset: u64, len: u64) -> Result<Vec<u8>> {
+        let state = self.state();
+        match state.files.get(path) {
+            Some((data, _)) => {
+                let (start, count) = crate::range::clamp(data.len() as u64, offset, len);
+                Ok(data[start as usize..(start + count) as usize].to_vec())
+            }
+            None if state.kind(path) == Some(Kind::Dir) => Err(VfsError::ReadDirectory(path.clone())),
+            None => Err(VfsError::NoSuchFile(path.clone())),
+        }
+    }
+
     fn write(&self, path: &VPath, data: &[u8]) -> Result<()> {
         let mut state = self.state();
         if state.kind(path) == Some(Kind::Dir) {

@@ -56,6 +56,18 @@ pub trait Tree: Send + Sync {
     /// The immediate children of a directory, directories first, each group sorted by name.
     fn list(&self, dir: &VPath) -> Result<Vec<DirEntry>>;
 
+    /// `len` bytes of a file from `offset`, fewer when the file ends first, none from at or past
+    /// its end (see [`crate::range::clamp`]); the same errors as [`Tree::read`]. This default
+    /// reads the whole file and slices it; backends that can read part of a file override it, so
+    /// a reader of a range (the desktop's `folio://` scheme) never holds more than the range.
+    fn read_range(&self, path: &VPath, offset: u64, len: u64) -> Result<Vec<u8>> {
+        let mut data = self.read(path)?;
+        let (start, count) = crate::range::clamp(data.len() as u64, offset, len);
+        data.truncate((start + count) as usize);
+        data.drain(..start as usize);
+        Ok(data)
+    }
+
     /// Appends to a file, creating it when absent.
     fn append(&self, path: &VPath, data: &[u8]) -> Result<()> {
         let mut current = match self.stat(path)? {

@@ -27,8 +27,8 @@ use crate::api::{MediaProbe, PreviewInfoResponse, PreviewKind};
 use crate::session::Session;
 use error::PreviewError;
 
-/// How many bytes of a file decide its kind.
-const HEAD: usize = 8192;
+/// How many bytes of a file decide its kind (here and in the `folio://` scheme's media type).
+pub(crate) const HEAD: usize = 8192;
 
 /// The largest file a preview reads into memory (the UI's media cap is the same).
 pub const READ_CAP: u64 = 512 * 1024 * 1024;
@@ -228,12 +228,25 @@ pub fn read(session: &Session, at: &VPath, version: Version) -> Result<Vec<u8>, 
             }
         }
     };
-    result.map_err(|e| match e {
+    result.map_err(|e| read_err(e, path, version))
+}
+
+/// Reads `len` bytes of the agent's view of a file from `offset` (fewer at its end), without
+/// reading the rest: a `folio://` Range request. The caller has checked the size with `stat`, so
+/// the cap [`read`] applies to whole files does not arise; errors are [`read`]'s.
+pub fn read_range(session: &Session, at: &VPath, offset: u64, len: u64) -> Result<Vec<u8>, PreviewError> {
+    let tree = session.environment().tree();
+    tree.read_range(at, offset, len).map_err(|e| read_err(e, at.to_string(), Version::Current))
+}
+
+/// The preview error for a tree error reading `path`.
+fn read_err(e: VfsError, path: String, version: Version) -> PreviewError {
+    match e {
         VfsError::NoSuchFile(_) | VfsError::NoSuchEntry(_) if version == Version::Base => PreviewError::NoBase { path },
         VfsError::NoSuchFile(_) | VfsError::NoSuchEntry(_) => PreviewError::NotFound { path },
         VfsError::EscapesFolder { .. } => PreviewError::Outside { path, why: e.to_string() },
         other => PreviewError::Read { path, why: other.to_string() },
-    })
+    }
 }
 
 #[cfg(test)]

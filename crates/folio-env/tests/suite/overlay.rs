@@ -132,3 +132,33 @@ fn a_read_only_root_path_names_the_read_only_folder_option() {
     let text = e.to_string();
     assert!(text.contains("open the whole folder read-only instead") && text.contains("--read-only-folder"), "{text}");
 }
+
+/// `read_range` through the mount table: the folder's files, pending files and a zone's files
+/// (a `HostDirTree`) read in part, and a zone's error names the agent's path, not the zone's.
+#[test]
+fn ranges_reach_the_folder_and_the_zones() {
+    use folio_vfs::{Tree, VPath};
+    let folder = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("disk.txt"), "0123456789").unwrap();
+    let env = open(folder.path(), state.path());
+    ok(&env, "write_file", json!({"path": "/out/new.txt", "content": "abcdefghij"}));
+    ok(&env, "write_file", json!({"path": "/tmp/scratch.txt", "content": "ABCDEFGHIJ"}));
+    let read =
+        |path: &str, offset: u64, len: u64| match env.tree().read_range(&VPath::parse(path).unwrap(), offset, len) {
+            Ok(data) => String::from_utf8(data).unwrap(),
+            Err(e) => format!("error: {e}"),
+        };
+    let cases = [
+        ("/disk.txt", 3, 4, "3456"),
+        ("/disk.txt", 8, 4, "89"),
+        ("/out/new.txt", 0, 3, "abc"),
+        ("/tmp/scratch.txt", 7, 9, "HIJ"),
+        ("/tmp/scratch.txt", 10, 1, ""),
+        ("/tmp/missing.txt", 0, 1, "error: no such file: /tmp/missing.txt — hint: ls its directory to see what exists"),
+        ("/tmp", 0, 1, "error: no such file: /tmp (it is a directory) — hint: ls it, or read a file inside it"),
+    ];
+    for (path, offset, len, want) in cases {
+        assert_eq!(read(path, offset, len), want, "{path} {offset}+{len}");
+    }
+}

@@ -67,6 +67,15 @@ pub(crate) struct HostRoot {
     pub(crate) case_insensitive: bool,
 }
 
+/// The tree error for a failed read of `host`, the host path of `path`.
+fn read_err(path: &VPath, host: &Path, err: io::Error) -> VfsError {
+    match err.kind() {
+        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory => VfsError::NoSuchFile(path.clone()),
+        io::ErrorKind::IsADirectory => VfsError::ReadDirectory(path.clone()),
+        _ => VfsError::host("read", host, err),
+    }
+}
+
 fn mtime_ns(meta: &fs::Metadata) -> i64 {
     meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i64)
 }
@@ -161,14 +170,14 @@ impl HostRoot {
     /// Reads a host file.
     pub(crate) fn read(&self, path: &VPath) -> Result<Vec<u8>> {
         let host = self.contained(path)?;
-        match fs::read(&host) {
-            Ok(data) => Ok(data),
-            Err(err) if err.kind() == io::ErrorKind::NotFound || err.kind() == io::ErrorKind::NotADirectory => {
-                Err(VfsError::NoSuchFile(path.clone()))
-            }
-            Err(err) if err.kind() == io::ErrorKind::IsADirectory => Err(VfsError::ReadDirectory(path.clone())),
-            Err(err) => Err(VfsError::host("read", &host, err)),
-        }
+        fs::read(&host).map_err(|err| read_err(path, &host, err))
+    }
+
+    /// Reads `len` bytes of a host file from `offset` (see [`crate::range::read_file_range`]),
+    /// through the same containment check as [`HostRoot::read`].
+    pub(crate) fn read_range(&self, path: &VPath, offset: u64, len: u64) -> Result<Vec<u8>> {
+        let host = self.contained(path)?;
+        crate::range::read_file_range(&host, offset, len).map_err(|err| read_err(path, &host, err))
     }
 
     /// The fingerprint of the host file at `path`; `None` when it is not a regular file.

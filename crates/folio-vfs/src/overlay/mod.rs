@@ -186,6 +186,10 @@ impl Tree for Overlay {
         self.read_ctx(|ctx| ctx.read(path))
     }
 
+    fn read_range(&self, path: &VPath, offset: u64, len: u64) -> Result<Vec<u8>> {
+        self.read_ctx(|ctx| ctx.read_range(path, offset, len))
+    }
+
     fn write(&self, path: &VPath, data: &[u8]) -> Result<()> {
         if self.read_only {
             return Err(VfsError::ReadOnly { op: "write", path: path.clone() });

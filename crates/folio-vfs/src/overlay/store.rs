@@ -194,11 +194,13 @@ impl Blobs {
     /// The content of a blob.
     pub(crate) fn read_blob(&self, hash: &str) -> Result<Vec<u8>> {
         let path = self.blob_path(hash);
-        fs::read(&path).map_err(|e| VfsError::Store {
-            location: path.display().to_string(),
-            detail: format!("a pending file's content is missing ({e})"),
-            hint: "the state directory was changed by hand; discard the affected path with `folio discard`",
-        })
+        fs::read(&path).map_err(|e| missing_blob(&path, e))
+    }
+
+    /// `len` bytes of a blob from `offset` (see [`crate::range::read_file_range`]).
+    pub(crate) fn read_blob_range(&self, hash: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
+        let path = self.blob_path(hash);
+        crate::range::read_file_range(&path, offset, len).map_err(|e| missing_blob(&path, e))
     }
 
     /// Copies a blob's content to `dest` and fsyncs it.
@@ -239,6 +241,15 @@ impl Blobs {
 
 const COLUMNS: &str =
     "path, kind, blob, size, mtime_ms, opaque, base_kind, base_size, base_mtime_ns, base_hash, renamed_from, rev";
+
+/// The error for a blob that cannot be read: the state directory was changed behind Folio's back.
+fn missing_blob(path: &Path, e: std::io::Error) -> VfsError {
+    VfsError::Store {
+        location: path.display().to_string(),
+        detail: format!("a pending file's content is missing ({e})"),
+        hint: "the state directory was changed by hand; discard the affected path with `folio discard`",
+    }
+}
 
 pub(crate) fn base_columns(base: &Base) -> (i64, Option<i64>, Option<i64>, Option<String>) {
     match base {

@@ -31,6 +31,14 @@ pub(crate) enum Shadow {
     Gone,
 }
 
+/// Where a visible file's bytes are kept.
+enum Source {
+    /// A pending file: the content-addressed blob with this hash.
+    Blob(String),
+    /// An untouched file: the folder's own, read through the containment check.
+    Host,
+}
+
 impl Ctx<'_> {
     pub(crate) fn db<T>(&self, r: rusqlite::Result<T>) -> Result<T> {
         r.map_err(|e| self.blobs.err(e))
@@ -90,7 +98,8 @@ impl Ctx<'_> {
         }
     }
 
-    pub(crate) fn read(&self, path: &VPath) -> Result<Vec<u8>> {
+    /// Where a file's bytes are, or the error a read of `path` gives.
+    fn source(&self, path: &VPath) -> Result<Source> {
         if path.is_root() {
             return Err(VfsError::ReadDirectory(path.clone()));
         }
@@ -100,13 +109,28 @@ impl Ctx<'_> {
             return Err(VfsError::NoSuchFile(path.clone()));
         }
         match self.entry(path)? {
-            Some(e) => match (e.kind, &e.blob) {
-                (EntryKind::File, Some(blob)) => self.blobs.read_blob(blob),
+            Some(e) => match (e.kind, e.blob) {
+                (EntryKind::File, Some(blob)) => Ok(Source::Blob(blob)),
                 (EntryKind::Dir, _) => Err(VfsError::ReadDirectory(path.clone())),
                 _ => Err(VfsError::NoSuchFile(path.clone())),
             },
             None if shadow == Shadow::HostHidden => Err(VfsError::NoSuchFile(path.clone())),
-            None => self.host.read(path),
+            None => Ok(Source::Host),
+        }
+    }
+
+    pub(crate) fn read(&self, path: &VPath) -> Result<Vec<u8>> {
+        match self.source(path)? {
+            Source::Blob(blob) => self.blobs.read_blob(&blob),
+            Source::Host => self.host.read(path),
+        }
+    }
+
+    /// `len` bytes of a file from `offset`, read from its blob or the folder without the rest.
+    pub(crate) fn read_range(&self, path: &VPath, offset: u64, len: u64) -> Result<Vec<u8>> {
+        match self.source(path)? {
+            Source::Blob(blob) => self.blobs.read_blob_range(&blob, offset, len),
+            Source::Host => self.host.read_range(path, offset, len),
         }
     }
 

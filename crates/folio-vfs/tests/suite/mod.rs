@@ -3,5 +3,6 @@ mod contract;
 mod crash;
 mod fixture;
 mod overlay;
+mod range;
 mod symlinks;
 mod watch;
