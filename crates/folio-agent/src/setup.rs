@@ -110,7 +110,7 @@ pub async fn test_connection(provider: &Provider) -> ConnectionReport {
 pub struct VisionSetup {
     /// For `EnvOptions::vision`.
     pub seam: std::sync::Arc<dyn folio_env::Vision>,
-    /// Modules to register (`env:vision` for a separate model; none for `main`).
+    /// Modules to register: `env:vision`, over the separate model or the main one.
     pub modules: Vec<folio_script::NativeModule>,
 }
 
@@ -128,8 +128,13 @@ pub fn vision_setup(
         return Ok(None);
     }
     if mode == "main" {
-        crate::VisionClient::new(main.clone()).map_err(|e| e.to_string())?;
-        return Ok(Some(VisionSetup { seam: std::sync::Arc::new(crate::VisionSeam::MainModel), modules: Vec::new() }));
+        // The main model sees images: `view_image` attaches them to its own turn, and scripts'
+        // `env:vision.look` asks the same model (the documented behaviour of `--vision main`).
+        let client = crate::VisionClient::new(main.clone()).map_err(|e| e.to_string())?;
+        return Ok(Some(VisionSetup {
+            seam: std::sync::Arc::new(crate::VisionSeam::MainModel),
+            modules: vec![crate::vision_module(client, runtime.clone())],
+        }));
     }
     let (name, model) = mode.split_once(':').ok_or_else(|| {
         format!("the vision setting takes `main` or PROVIDER:MODEL, got `{mode}` — hint: e.g. openai:gpt-4.1-mini")

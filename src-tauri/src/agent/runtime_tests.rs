@@ -234,7 +234,8 @@ async fn the_vision_setting_reaches_a_folder_opened_after_it_or_says_why_not() {
     let (none, warning) = with("");
     assert!(none.is_none() && warning.is_none());
     let (main, warning) = with("main");
-    assert!(main.as_ref().is_some_and(|v| v.modules.is_empty()) && warning.is_none(), "{warning:?}");
+    // `main` gives scripts env:vision over the main model too, as documented.
+    assert!(main.as_ref().is_some_and(|v| v.modules.len() == 1) && warning.is_none(), "{warning:?}");
     let (separate, warning) = with("openai:gpt-4.1-mini");
     assert_eq!(separate.as_ref().map(|v| v.modules.len()), Some(1), "{warning:?}");
     let (bad, warning) = with("nonesuch:model");

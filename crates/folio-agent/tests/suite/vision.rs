@@ -183,3 +183,17 @@ async fn scripts_loop_over_images_with_env_vision() {
     assert_eq!(value, json!([2]), "{}", result.message);
     assert_eq!(eyes.requests().len(), 2, "two looks, two answers, one line back");
 }
+
+/// `--vision main` gives scripts `env:vision` too, asking the main model — it was documented so
+/// but registered nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vision_main_registers_env_vision_over_the_main_model() {
+    let main = Provider::new(WireFormat::OpenAi, "http://127.0.0.1:9/v1".to_owned(), "seeing-model");
+    let setup = folio_agent::vision_setup("main", &main, &tokio::runtime::Handle::current(), |_| None)
+        .unwrap()
+        .expect("main is a vision mode");
+    let names: Vec<&str> = setup.modules.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["vision"]);
+    let none = folio_agent::vision_setup("", &main, &tokio::runtime::Handle::current(), |_| None).unwrap();
+    assert!(none.is_none(), "without a vision mode there is neither view_image nor env:vision");
+}
