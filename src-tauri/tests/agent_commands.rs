@@ -75,7 +75,16 @@ fn conversation_commands_need_a_folder_and_name_what_is_missing() {
         call::<Value>(&app, "conversation_answer", json!({"params": {"questionId": 9, "answer": "yes"}})).unwrap_err();
     assert!(err.contains("no longer waiting"), "{err}");
 
+    // A torn doctor cache is said in the panel itself (it used to reach only stderr), and rewritten.
+    std::fs::write(app.state.path().join("doctor-cache.json"), "{torn").unwrap();
     let doctor: DoctorGetResponse = call(&app, "doctor_get", json!({})).unwrap();
+    assert!(
+        doctor.warnings.iter().any(|w| w.contains("doctor-cache.json could not be read") && w.contains("rewritten")),
+        "{:?}",
+        doctor.warnings
+    );
+    let again: DoctorGetResponse = call(&app, "doctor_get", json!({})).unwrap();
+    assert!(again.warnings.is_empty(), "the cache was rewritten: {:?}", again.warnings);
     let names: Vec<&str> = doctor.rows.iter().map(|r| r.name.as_str()).collect();
     assert!(names.contains(&"pdfium") && names.last() == Some(&"provider"), "{names:?}");
     assert!(doctor.rows.iter().all(|r| r.ok || !r.fix.is_empty()), "every failing row names its fix");

@@ -10,15 +10,11 @@ use crate::api::{DoctorGetResponse, DoctorRow};
 /// afresh (refreshing the doctor cache folders open with), so call it off the UI thread.
 pub fn rows(state_dir: Option<PathBuf>, settings: &Settings) -> DoctorGetResponse {
     let (capabilities, warnings) = folio_host::probe_doctor(state_dir);
-    // The panel has no place for them; the cache is rewritten either way.
-    for warning in warnings {
-        eprintln!("folio: warning: {warning}");
-    }
     let ready = folio_render::doctor::ready(&capabilities);
     let mut rows: Vec<DoctorRow> = capabilities
         .into_iter()
         .map(|c| DoctorRow { name: c.name, ok: c.ok, required: c.required, detail: c.detail, fix: c.fix })
         .collect();
     rows.push(settings.doctor_row());
-    DoctorGetResponse { rows, ready }
+    DoctorGetResponse { rows, ready, warnings }
 }

@@ -427,6 +427,9 @@ pub struct DoctorGetResponse {
     pub rows: Vec<DoctorRow>,
     /// True when every required capability works.
     pub ready: bool,
+    /// What went wrong around the check itself (a torn or unwritable doctor cache), each with
+    /// its fix; shown above the rows.
+    pub warnings: Vec<String>,
 }
 
 /// Saves a presented file somewhere outside the folder.

@@ -13,7 +13,8 @@ pub struct App {
     #[allow(dead_code)]
     pub app: tauri::App<tauri::test::MockRuntime>,
     pub webview: tauri::WebviewWindow<tauri::test::MockRuntime>,
-    _state: tempfile::TempDir,
+    /// The app's state root (held so it lives as long as the test).
+    pub state: tempfile::TempDir,
 }
 
 /// A fresh app whose per-folder state lives in a temporary directory.
@@ -26,7 +27,7 @@ pub fn app() -> App {
     .build(mock_context(noop_assets()))
     .unwrap();
     let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    App { app, webview, _state: state }
+    App { app, webview, state }
 }
 
 /// Invokes `cmd` with `body` and decodes its response, or returns the error as one line: the

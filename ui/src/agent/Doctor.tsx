@@ -39,6 +39,11 @@ export function Doctor(props: { onClose: () => void }) {
                 ? "Ready — every required capability works on this machine."
                 : "Not ready — apply the fixes below, then check again."}
             </div>
+            {report.warnings.map((w) => (
+              <div key={w} class="notice error doctor-warning">
+                {w}
+              </div>
+            ))}
             <ul class="doctor-rows">
               {report.rows.map((r) => (
                 <li key={r.name} class={`doctor-row ${r.ok ? "ok" : "bad"}`} data-name={r.name}>

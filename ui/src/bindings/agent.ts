@@ -408,7 +408,12 @@ rows: Array<DoctorRow>,
 /**
  * True when every required capability works.
  */
-ready: boolean, };
+ready: boolean, 
+/**
+ * What went wrong around the check itself (a torn or unwritable doctor cache), each with
+ * its fix; shown above the rows.
+ */
+warnings: Array<string>, };
 
 export type HandoffSaveParams = { 
 /**
