@@ -13,7 +13,8 @@ pub struct App {
     #[allow(dead_code)]
     pub app: tauri::App<tauri::test::MockRuntime>,
     pub webview: tauri::WebviewWindow<tauri::test::MockRuntime>,
-    /// The app's state root (held so it lives as long as the test).
+    /// The app's state root (held so it lives as long as the test; some tests write into it).
+    #[allow(dead_code)]
     pub state: tempfile::TempDir,
 }
 
