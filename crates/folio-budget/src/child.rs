@@ -1,0 +1,200 @@
+//! Child processes under supervision: each one leads its own process group, is polled for its
+//! exit, the run's cancel, its deadline and the group's memory, and the whole group is killed
+//! when any of them says stop — and again when the leader has exited, so nothing it forked
+//! (LibreOffice's `soffice.bin`, an ffmpeg helper) outlives the job, holds a shared profile, or
+//! keeps growing after the run returned.
+
+use std::process::{Child, Command, ExitStatus};
+use std::time::{Duration, Instant};
+
+use crate::job::CancelFn;
+
+/// How often a supervised child is polled.
+const POLL: Duration = Duration::from_millis(25);
+/// How often the group's memory is read (a scan of /proc).
+const MEMORY_EVERY: Duration = Duration::from_millis(100);
+
+/// What a supervised child may use.
+#[derive(Clone)]
+pub struct ChildLimits {
+    /// Wall-clock limit.
+    pub timeout: Duration,
+    /// True when `timeout` is what was left of the run's budget rather than the tool's own limit.
+    pub budget_bound: bool,
+    /// Resident memory of the whole process group, in bytes (`None`: no cap; not enforced where
+    /// the platform cannot read it).
+    pub memory_bytes: Option<u64>,
+    /// Stops the child when it returns true.
+    pub cancel: Option<CancelFn>,
+}
+
+impl ChildLimits {
+    /// Only a wall-clock limit.
+    pub fn timeout(timeout: Duration) -> ChildLimits {
+        ChildLimits { timeout, budget_bound: false, memory_bytes: None, cancel: None }
+    }
+}
+
+/// How a supervised child ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChildEnd {
+    /// It exited by itself.
+    Exited(ExitStatus),
+    /// It was killed at its wall-clock limit.
+    TimedOut,
+    /// It was killed when its group's memory passed the cap.
+    OverMemory,
+    /// It was killed because the run was cancelled.
+    Cancelled,
+}
+
+/// A finished supervised child.
+#[derive(Debug, Clone, Copy)]
+pub struct ChildOutcome {
+    /// How it ended.
+    pub end: ChildEnd,
+    /// The most resident memory seen for its group, in bytes (0 where it cannot be read).
+    pub peak_bytes: u64,
+    /// How long it ran.
+    pub took: Duration,
+}
+
+/// Starts `cmd` as the leader of a new process group and supervises it under `limits`.
+pub fn run(cmd: &mut Command, limits: &ChildLimits) -> std::io::Result<ChildOutcome> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    let child = cmd.spawn()?;
+    let mut group = Group { child, reaped: false };
+    let start = Instant::now();
+    let mut peak = 0u64;
+    let mut last_memory: Option<Instant> = None;
+    loop {
+        if let Some(status) = group.child.try_wait()? {
+            group.reaped = true;
+            group.kill_rest();
+            return Ok(ChildOutcome { end: ChildEnd::Exited(status), peak_bytes: peak, took: start.elapsed() });
+        }
+        let stop = if limits.cancel.as_ref().is_some_and(|c| c()) {
+            Some(ChildEnd::Cancelled)
+        } else if start.elapsed() >= limits.timeout {
+            Some(ChildEnd::TimedOut)
+        } else {
+            None
+        };
+        let stop = stop.or_else(|| {
+            if last_memory.is_some_and(|t| t.elapsed() < MEMORY_EVERY) {
+                return None;
+            }
+            last_memory = Some(Instant::now());
+            let now = group_resident_bytes(group.child.id());
+            peak = peak.max(now);
+            limits.memory_bytes.filter(|cap| now > *cap).map(|_| ChildEnd::OverMemory)
+        });
+        if let Some(end) = stop {
+            group.kill_all();
+            return Ok(ChildOutcome { end, peak_bytes: peak, took: start.elapsed() });
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+/// The leader and its group; killed whole when dropped unreaped, so an early return or a panic
+/// in the supervisor leaves no process behind.
+struct Group {
+    child: Child,
+    reaped: bool,
+}
+
+impl Group {
+    fn kill_all(&mut self) {
+        kill_group(self.child.id());
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.reaped = true;
+    }
+
+    /// After the leader exited: whatever it left in its group goes too.
+    fn kill_rest(&self) {
+        kill_group(self.child.id());
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        if !self.reaped {
+            self.kill_all();
+        }
+    }
+}
+
+#[cfg(unix)]
+#[allow(unsafe_code)] // one syscall, documented at the call
+fn kill_group(pgid: u32) {
+    if let Ok(pgid) = i32::try_from(pgid)
+        && pgid > 1
+    {
+        // SAFETY: kill(2) with a negative pid signals the process group we created for this
+        // child (process_group(0) made its pid the group id); it touches no memory of ours.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_pgid: u32) {}
+
+/// Resident bytes of every process in the group `pgid` (Linux: read from /proc; elsewhere 0).
+pub fn group_resident_bytes(pgid: u32) -> u64 {
+    #[cfg(target_os = "linux")]
+    {
+        let page = 4096u64;
+        let Ok(dir) = std::fs::read_dir("/proc") else { return 0 };
+        let mut total = 0;
+        for entry in dir.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name.to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit())) else { continue };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+            // The command name is in parentheses and may hold spaces: fields count from after it.
+            let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { continue };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            // After ")": state(0) ppid(1) pgrp(2) … rss is field 24 of stat, index 21 here.
+            if fields.get(2).and_then(|g| g.parse::<u32>().ok()) == Some(pgid) {
+                total += fields.get(21).and_then(|r| r.parse::<u64>().ok()).unwrap_or(0) * page;
+            }
+        }
+        total
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = pgid;
+        0
+    }
+}
+
+/// Processes still alive in the group `pgid` (Linux; elsewhere always 0). Tests use it to prove
+/// nothing outlived a job.
+pub fn group_alive(pgid: u32) -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        let Ok(dir) = std::fs::read_dir("/proc") else { return 0 };
+        dir.flatten()
+            .filter_map(|e| {
+                let name = e.file_name();
+                let pid = name.to_str()?.to_owned();
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+                let rest = stat.rsplit_once(')')?.1.to_owned();
+                let fields: Vec<&str> = rest.split_whitespace().collect();
+                (fields.first() != Some(&"Z") && fields.get(2)?.parse::<u32>().ok()? == pgid).then_some(())
+            })
+            .count()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = pgid;
+        0
+    }
+}
