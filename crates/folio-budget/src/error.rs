@@ -9,27 +9,8 @@ pub enum BudgetError {
     /// The estimate from this host's rates exceeds what is left of the run's budget: refused
     /// before any work, nothing written. The agent retries with less work per call, or the
     /// person raises the budget.
-    #[error(
-        "{job}: {what} takes about {} on this host ({basis}), more than the {} left of this run's budget — nothing was done — hint: {smaller}, or {raise}",
-        duration_words(*.estimate_ms),
-        duration_words(*.left_ms)
-    )]
-    OverBudget {
-        /// Who was refused.
-        job: String,
-        /// The work in words.
-        what: String,
-        /// The estimate.
-        estimate_ms: u64,
-        /// What was left of the budget.
-        left_ms: u64,
-        /// Where the estimate came from.
-        basis: String,
-        /// How to ask for less.
-        smaller: String,
-        /// How to raise the budget.
-        raise: String,
-    },
+    #[error("{0}")]
+    OverBudget(Box<Refusal>),
     /// The run was cancelled (by the person, or it ended) while the job ran; it stopped within
     /// one unit. Nobody retries automatically.
     #[error("{job}: cancelled after {done} of {total} {}; nothing more is written", .unit.name(*.total))]
@@ -60,4 +41,39 @@ pub enum BudgetError {
         /// How to raise the budget.
         raise: String,
     },
+}
+
+/// The details of an up-front refusal ([`BudgetError::OverBudget`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// Who was refused.
+    pub job: String,
+    /// The work in words.
+    pub what: String,
+    /// The estimate.
+    pub estimate_ms: u64,
+    /// What was left of the budget.
+    pub left_ms: u64,
+    /// Where the estimate came from.
+    pub basis: String,
+    /// How to ask for less.
+    pub smaller: String,
+    /// How to raise the budget.
+    pub raise: String,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} takes about {} on this host ({}), more than the {} left of this run's budget — nothing was done — hint: {}, or {}",
+            self.job,
+            self.what,
+            duration_words(self.estimate_ms),
+            self.basis,
+            duration_words(self.left_ms),
+            self.smaller,
+            self.raise
+        )
+    }
 }

@@ -144,7 +144,7 @@ impl RunBudget {
                 ),
                 None => format!("{} ms a {}, the default before any is measured", round(ms), plan.kind.cost_unit()),
             };
-            return Err(BudgetError::OverBudget {
+            return Err(BudgetError::OverBudget(Box::new(crate::error::Refusal {
                 job: plan.job,
                 what: plan.what,
                 estimate_ms: estimate.as_millis() as u64,
@@ -152,7 +152,7 @@ impl RunBudget {
                 basis,
                 smaller: plan.smaller,
                 raise: self.raise.to_string(),
-            });
+            })));
         }
         let mut job = Job { budget: self.clone(), plan, started: Instant::now(), done: 0, last_emit: None, estimate };
         job.emit();

@@ -30,7 +30,7 @@ mod kind;
 mod rates;
 
 pub use child::{ChildEnd, ChildLimits, ChildOutcome};
-pub use error::BudgetError;
+pub use error::{BudgetError, Refusal};
 pub use job::{CancelFn, DEFAULT_RAISE, Job, JobProgress, Plan, ProgressFn, RunBudget, duration_words};
 pub use kind::{JobKind, Unit};
 pub use rates::{Rate, Rates};
