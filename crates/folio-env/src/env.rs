@@ -41,6 +41,9 @@ pub struct EnvOptions {
     /// Receives scripts' console lines in batches while they run (stdout and stderr, tagged with
     /// the run id and script path). A panic inside it is contained.
     pub on_progress: Option<OnProgress>,
+    /// How a person raises the run budget in this shell (`--run-budget-ms on folio run, verbs
+    /// and ask`, the app's setting), named by every budget refusal; `None`: the CLI's option.
+    pub budget_raise: Option<Arc<str>>,
     /// Modules that claim file formats, in priority order.
     pub handlers: Vec<Arc<dyn FileHandler>>,
     /// Wires `present` into the tool set.

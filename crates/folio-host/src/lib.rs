@@ -51,6 +51,7 @@ pub mod modules;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use folio_budget::Rates;
 use folio_env::{Asker, EnvError, EnvOptions, Environment, FileHandler, OnProgress, Presenter};
 use folio_render::doctor::{Probe, RunProbe};
 use folio_render::{Capability, HostPaths, Renderer};
@@ -84,8 +85,14 @@ pub struct Seams {
     pub read_only_paths: Vec<String>,
     /// The whole folder read-only: nothing in it changes, nothing becomes pending.
     pub read_only_folder: bool,
-    /// Receives scripts' console lines while they run.
+    /// Receives scripts' console lines and long jobs' progress while they run.
     pub on_progress: Option<OnProgress>,
+    /// The run budget per script, in milliseconds (`None`: the default, 30 s). Long native
+    /// work is estimated against what is left of it and refused up front when it does not fit.
+    pub run_budget_ms: Option<u64>,
+    /// How a person raises that budget in this shell, for the refusals (`None`: the CLI's
+    /// `--run-budget-ms`).
+    pub budget_raise: Option<String>,
     /// Wires `present`.
     pub presenter: Option<Arc<dyn Presenter>>,
     /// Wires `ask_user`.
@@ -147,6 +154,7 @@ impl HostBuilder {
     /// module and handler, and the one script engine the host's environments share.
     pub fn build(self) -> Result<Host, HostError> {
         let paths = self.paths.unwrap_or_else(|| HostPaths::from_host(self.state_dir.clone()));
+        let rates = Arc::new(paths.state_dir.as_deref().map_or_else(Rates::in_memory, Rates::open));
         let renderer = Arc::new(Renderer::new(paths));
         let (doctor, warnings) = rows(&renderer, self.refresh, self.probe.as_ref());
         let parts = Parts { renderer, doctor };
@@ -173,7 +181,7 @@ impl HostBuilder {
         };
         Ok(Host {
             state_dir: self.state_dir,
-            engine: Arc::new(Engine::new(registry, limits)),
+            engine: Arc::new(Engine::new(registry, limits).with_rates(rates)),
             handlers,
             parts,
             warnings,
@@ -222,7 +230,13 @@ impl Host {
 
     /// The options [`Host::open_folder`] uses, for an environment over another tree.
     pub fn options(&self, seams: Seams) -> EnvOptions {
+        let mut limits = folio_env::Limits::default();
+        if let Some(ms) = seams.run_budget_ms {
+            limits.run_timeout_ms = ms;
+        }
         EnvOptions {
+            limits,
+            budget_raise: seams.budget_raise.map(Arc::from),
             state_root: self.state_dir.clone(),
             engine: Some(self.engine.clone()),
             handlers: self.handlers.clone(),

@@ -79,6 +79,28 @@ pub enum RenderError {
         /// What to do.
         fix: String,
     },
+    /// The run was cancelled (or ended) while this document was being rendered; the work
+    /// stopped within one page and nothing more was written. Nobody retries automatically.
+    #[error("{path}: rendering was cancelled; nothing more is written")]
+    Cancelled {
+        /// The document.
+        path: String,
+    },
+    /// The run's budget ran out while a tool worked on this document; the tool was stopped.
+    /// The agent retries with less work per call, or the person raises the budget.
+    #[error(
+        "{path}: {detail} — hint: render it in a run of its own, with fewer pages per call, or raise the run budget"
+    )]
+    OutOfBudget {
+        /// The document.
+        path: String,
+        /// What was stopped and when.
+        detail: String,
+    },
+    /// The run's budget refused or stopped the job (an estimate over what is left, a cancel, the
+    /// deadline); the message names the job and both fixes.
+    #[error(transparent)]
+    Budget(#[from] folio_budget::BudgetError),
     /// An Office file's ZIP container is unreadable (cut short, corrupt). Found before
     /// LibreOffice runs; retrying the same bytes fails the same way.
     #[error(

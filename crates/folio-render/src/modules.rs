@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use folio_budget::RunBudget;
 use folio_script::{CallContext, HostFn, HostValue, NativeFunction, NativeModule, ScriptFs};
 use folio_vfs::VPath;
 use serde_json::{Value, json};
@@ -18,7 +19,7 @@ use crate::images::{self, FORMAT_NAMES, ImageFormat, ImageLimits};
 use crate::ops::{self, Fit, Overlay, ResizeOptions};
 use crate::rasterize::{PageFile, RasterOptions, RasterResult, Renderer};
 
-type Op = Arc<dyn Fn(&dyn ScriptFs, &[HostValue]) -> Result<Value, String> + Send + Sync>;
+type Op = Arc<dyn Fn(&dyn ScriptFs, &[HostValue], &RunBudget) -> Result<Value, String> + Send + Sync>;
 
 fn function(name: &str, writes: bool, op: Op) -> NativeFunction {
     let label = name.to_string();
@@ -33,7 +34,8 @@ fn function(name: &str, writes: bool, op: Op) -> NativeFunction {
             }
             let fs = Arc::clone(&cx.fs);
             let cancel = cx.cancel.clone();
-            let out = tokio::task::spawn_blocking(move || op(fs.as_ref(), &args))
+            let budget = cx.budget.clone();
+            let out = tokio::task::spawn_blocking(move || op(fs.as_ref(), &args, &budget))
                 .await
                 .map_err(|e| format!("the host call did not complete: {e}"))??;
             if cancel.is_cancelled() {
@@ -89,8 +91,8 @@ pub fn render_module_with(renderer: Arc<Renderer>, rows: &[crate::Capability]) -
         on_host.push('\n');
     }
     let rows = serde_json::to_value(rows).unwrap_or(Value::Null);
-    let capabilities: Op = Arc::new(move |_, _| Ok(rows.clone()));
-    let op: Op = Arc::new(move |fs, args| {
+    let capabilities: Op = Arc::new(move |_, _, _| Ok(rows.clone()));
+    let op: Op = Arc::new(move |fs, args, budget| {
         let (input, bytes) = read(fs, arg_str(args, 0, "the document")?)?;
         let out_dir = path(arg_str(args, 1, "the output directory")?)?;
         let opts = RasterOptions::from_json(&arg_json(args, 2)).map_err(|e| e.to_string())?;
@@ -100,7 +102,7 @@ pub fn render_module_with(renderer: Arc<Renderer>, rows: &[crate::Capability]) -
         let mut pages = Vec::new();
         let mut made_dir = false;
         let done = renderer
-            .rasterize_each(input.as_str(), &bytes, &opts, |p| {
+            .rasterize_within(input.as_str(), &bytes, &opts, budget, |p| {
                 let mut write = || -> Result<PageFile, String> {
                     if !made_dir {
                         fs.mkdir(&out_dir)?;
@@ -215,7 +217,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
     functions.push(function(
         "describe",
         false,
-        Arc::new(|fs, args| {
+        Arc::new(|fs, args, _| {
             let (p, bytes) = read(fs, arg_str(args, 0, "the image")?)?;
             let info = images::describe(p.as_str(), &bytes).map_err(|e| e.to_string())?;
             let mut v = serde_json::to_value(info).map_err(|e| e.to_string())?;
@@ -226,7 +228,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
     functions.push(function(
         "resize",
         true,
-        Arc::new(move |fs, args| {
+        Arc::new(move |fs, args, _| {
             let opts = arg_json(args, 2);
             let img = load(fs, arg_str(args, 0, "the input")?, &limits)?;
             let fit = match opts.get("fit").and_then(Value::as_str) {
@@ -249,7 +251,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
     functions.push(function(
         "crop",
         true,
-        Arc::new(move |fs, args| {
+        Arc::new(move |fs, args, _| {
             let opts = arg_json(args, 2);
             let name = arg_str(args, 0, "the input")?;
             let img = load(fs, name, &limits)?;
@@ -262,7 +264,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
     functions.push(function(
         "rotate",
         true,
-        Arc::new(move |fs, args| {
+        Arc::new(move |fs, args, _| {
             let opts = arg_json(args, 2);
             let name = arg_str(args, 0, "the input")?;
             let (p, bytes) = read(fs, name)?;
@@ -281,7 +283,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
     functions.push(function(
         "convert",
         true,
-        Arc::new(move |fs, args| {
+        Arc::new(move |fs, args, _| {
             let opts = arg_json(args, 2);
             let img = load(fs, arg_str(args, 0, "the input")?, &limits)?;
             save(fs, arg_str(args, 1, "the output")?, &img, &opts)
@@ -290,7 +292,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
     functions.push(function(
         "composite",
         true,
-        Arc::new(move |fs, args| {
+        Arc::new(move |fs, args, _| {
             let base = load(fs, arg_str(args, 0, "the base image")?, &limits)?;
             let Value::Array(layers) = arg_json(args, 2) else {
                 return Err("composite needs a list of overlays — hint: composite(base, out, [{input: '/a.png', left: 10, top: 10}])".into());
@@ -311,7 +313,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
     functions.push(function(
         "contactSheet",
         true,
-        Arc::new(move |fs, args| {
+        Arc::new(move |fs, args, _| {
             let Some(HostValue::Json(Value::Array(inputs))) = args.first() else {
                 return Err("contactSheet needs a list of image paths first — hint: contactSheet(['/a.png', '/b.png'], '/out/sheet.png')".into());
             };

@@ -6,6 +6,10 @@
 //!   conversion, and the first run initialises it). Conversions on one profile are serialised by a
 //!   process-wide lock, because concurrent `soffice` processes on a shared profile lose to each
 //!   other and exit 0 without output.
+//! - Each run of `soffice` is supervised ([`folio_budget::child`]): its own process group, a
+//!   timeout that is the shorter of the renderer's and what is left of the run, a memory cap,
+//!   and the whole group killed on any stop — an orphaned `soffice.bin` once kept growing after
+//!   its run returned and held the shared profile, so every conversion after it timed out too.
 //! - Success is decided by whether a non-empty PDF appeared, never by the exit status.
 //! - Each conversion gets its own input and output directory, so `a.docx` and `a.xlsx` never
 //!   overwrite each other's `a.pdf`.
@@ -14,7 +18,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+
+use folio_budget::{ChildEnd, ChildLimits, child};
 
 use crate::discovery::{HostPaths, describe_tried, first_existing, soffice_candidates};
 use crate::error::{RenderError, Result};
@@ -89,8 +94,14 @@ fn file_url(path: &Path) -> String {
 
 /// Converts the Office document `bytes` (called `name`, whose extension tells LibreOffice the
 /// format) to PDF bytes.
-pub fn convert_to_pdf(name: &str, bytes: &[u8], soffice: &Path, profile: &Path, timeout: Duration) -> Result<Vec<u8>> {
-    convert(name, bytes, soffice, profile, timeout, "pdf")
+pub fn convert_to_pdf(
+    name: &str,
+    bytes: &[u8],
+    soffice: &Path,
+    profile: &Path,
+    limits: &ChildLimits,
+) -> Result<Vec<u8>> {
+    convert(name, bytes, soffice, profile, limits, "pdf")
 }
 
 /// Converts the document `bytes` (called `name`, whose extension tells LibreOffice the format) to
@@ -100,7 +111,7 @@ pub fn convert(
     bytes: &[u8],
     soffice: &Path,
     profile: &Path,
-    timeout: Duration,
+    limits: &ChildLimits,
     to: &str,
 ) -> Result<Vec<u8>> {
     let file = name.rsplit(['/', '\\']).next().filter(|f| !f.is_empty()).unwrap_or("document.docx");
@@ -117,7 +128,7 @@ pub fn convert(
     let result = (|| {
         std::fs::write(&input, bytes).map_err(|e| RenderError::io(&input, e))?;
         let _guard = PROFILE_LOCK.lock().unwrap_or_else(|p| p.into_inner());
-        run_soffice(name, soffice, profile, &input, &out_dir, &work, timeout, to)?;
+        run_soffice(name, soffice, profile, &input, &out_dir, &work, limits, to)?;
         let pdf = out_dir.join(format!("{stem}.{to}"));
         match std::fs::read(&pdf) {
             Ok(b) if !b.is_empty() => Ok(b),
@@ -155,13 +166,13 @@ fn run_soffice(
     input: &Path,
     out_dir: &Path,
     work: &Path,
-    timeout: Duration,
+    limits: &ChildLimits,
     to: &str,
 ) -> Result<()> {
     let stderr_path = work.join("stderr.txt");
     let stderr = std::fs::File::create(&stderr_path).map_err(|e| RenderError::io(&stderr_path, e))?;
-    let mut child = Command::new(soffice)
-        .arg(format!("-env:UserInstallation={}", file_url(profile)))
+    let mut cmd = Command::new(soffice);
+    cmd.arg(format!("-env:UserInstallation={}", file_url(profile)))
         .args([
             "--headless",
             "--norestore",
@@ -176,34 +187,40 @@ fn run_soffice(
         .arg(input)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(stderr)
-        .spawn()
-        .map_err(|e| RenderError::OfficeFailed {
+        .stderr(stderr);
+    // Its own process group, supervised: soffice.bin is killed with the launcher on every stop
+    // and after it exits, so no orphan keeps growing or holds the profile the next one needs.
+    let outcome = child::run(&mut cmd, limits).map_err(|e| RenderError::OfficeFailed {
+        path: name.to_string(),
+        detail: format!("cannot start {}: {e}", soffice.display()),
+        fix: "check that the LibreOffice installation is complete and executable".into(),
+    })?;
+    if !matches!(outcome.end, ChildEnd::Exited(_)) {
+        // A killed LibreOffice can leave its lock in the profile; the next conversion must not
+        // find the profile held.
+        let _ = std::fs::remove_file(profile.join(".lock"));
+    }
+    let mb = |b: u64| b / (1024 * 1024);
+    match outcome.end {
+        ChildEnd::Exited(_) => Ok(()),
+        ChildEnd::Cancelled => Err(RenderError::Cancelled { path: name.to_string() }),
+        ChildEnd::TimedOut if limits.budget_bound => Err(RenderError::OutOfBudget {
             path: name.to_string(),
-            detail: format!("cannot start {}: {e}", soffice.display()),
-            fix: "check that the LibreOffice installation is complete and executable".into(),
-        })?;
-    let start = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => return Ok(()),
-            Ok(None) if start.elapsed() > timeout => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(RenderError::OfficeFailed {
-                    path: name.to_string(),
-                    detail: format!("LibreOffice did not finish within {} s", timeout.as_secs()),
-                    fix: "try again when the machine is less busy, or simplify the document; a stuck soffice process from another run can also block the profile".into(),
-                });
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(40)),
-            Err(e) => {
-                return Err(RenderError::OfficeFailed {
-                    path: name.to_string(),
-                    detail: format!("lost track of soffice: {e}"),
-                    fix: "try again".into(),
-                });
-            }
-        }
+            detail: format!("LibreOffice was stopped after {} s, when the run's budget ran out", outcome.took.as_secs()),
+        }),
+        ChildEnd::TimedOut => Err(RenderError::OfficeFailed {
+            path: name.to_string(),
+            detail: format!("LibreOffice did not finish within {} s and was stopped", limits.timeout.as_secs()),
+            fix: "simplify the document or split it, or try again when the machine is less busy".into(),
+        }),
+        ChildEnd::OverMemory => Err(RenderError::OfficeFailed {
+            path: name.to_string(),
+            detail: format!(
+                "LibreOffice grew past its memory cap of {} MB converting it (it had reached {} MB) and was stopped",
+                limits.memory_bytes.map_or(0, mb),
+                mb(outcome.peak_bytes)
+            ),
+            fix: "the document expands to far more than its size on disk (huge or repeated ranges); open it in an office application, delete what is not needed and save a trimmed copy, then render that".into(),
+        }),
     }
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use folio_budget::{ChildLimits, JobKind, Plan, RunBudget};
 use folio_kinds::{FileKind, Handler, OfficeApp};
 use serde::Serialize;
 use serde_json::Value;
@@ -231,8 +232,12 @@ pub struct Renderer {
     pub soffice_path: Option<PathBuf>,
     /// The reused LibreOffice profile directory.
     pub office_profile: PathBuf,
-    /// How long one LibreOffice conversion may take. Default 120 s.
+    /// How long one LibreOffice conversion may take. Default 120 s; inside a run, never longer
+    /// than what is left of the run's budget.
     pub office_timeout: Duration,
+    /// The most resident memory one LibreOffice conversion (its whole process group) may use,
+    /// in MiB. Default 2048.
+    pub office_memory_mb: u64,
     /// Most pages one call renders. Default 50.
     pub max_pages: u32,
     /// Image decode limits (also caps one rendered page's pixels).
@@ -248,8 +253,18 @@ impl Renderer {
             soffice_path: None,
             office_profile: office::default_profile_dir(),
             office_timeout: Duration::from_secs(120),
+            office_memory_mb: 2048,
             max_pages: 50,
             limits: ImageLimits::default(),
+        }
+    }
+
+    /// The limits of a LibreOffice conversion outside any run (a preview): the renderer's own
+    /// timeout and memory cap.
+    pub fn office_limits(&self) -> ChildLimits {
+        ChildLimits {
+            memory_bytes: Some(self.office_memory_mb.saturating_mul(1024 * 1024)),
+            ..ChildLimits::timeout(self.office_timeout)
         }
     }
 
@@ -279,12 +294,28 @@ impl Renderer {
         name: &str,
         bytes: &[u8],
         opts: &RasterOptions,
+        sink: impl FnMut(OutPage) -> Result<()> + Send,
+    ) -> Result<RasterSummary> {
+        self.rasterize_within(name, bytes, opts, &RunBudget::unbounded(), sink)
+    }
+
+    /// [`Renderer::rasterize_each`] under a run's budget: the pages are estimated from this
+    /// host's rates and refused up front when they cannot finish in what is left of the run;
+    /// progress goes to the run after every page; a cancelled or spent run stops the work
+    /// before the next page is handed to `sink`, and a LibreOffice conversion is bounded by
+    /// the run and killed with it.
+    pub fn rasterize_within(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        opts: &RasterOptions,
+        budget: &RunBudget,
         mut sink: impl FnMut(OutPage) -> Result<()> + Send,
     ) -> Result<RasterSummary> {
         match classify(name, bytes)? {
             DocKind::Pdf => {
                 let engine = self.pdfium()?;
-                self.pdf_pages(&engine, name, bytes, opts, DocKind::Pdf, sink)
+                self.pdf_pages(&engine, name, bytes, opts, DocKind::Pdf, budget, sink)
             }
             DocKind::Office => {
                 let app = FileKind::detect(name, bytes).and_then(FileKind::office).unwrap_or(OfficeApp::Writer);
@@ -295,8 +326,28 @@ impl Renderer {
                     return Err(RenderError::DamagedOffice { path: name.to_string(), detail });
                 }
                 let engine = self.pdfium()?;
-                let pdf = office::convert_to_pdf(name, bytes, &soffice, &self.office_profile, self.office_timeout)?;
-                self.pdf_pages(&engine, name, &pdf, opts, DocKind::Office, sink)
+                let mut job = budget.start(Plan {
+                    kind: JobKind::OfficeConvert,
+                    job: name.to_string(),
+                    what: "converting it with LibreOffice".into(),
+                    total: 1,
+                    cost: 1.0,
+                    smaller: "render it in a run of its own".into(),
+                })?;
+                let limits = job.child_limits(self.office_timeout, self.office_memory_mb);
+                let pdf = match office::convert_to_pdf(name, bytes, &soffice, &self.office_profile, &limits) {
+                    Err(RenderError::OutOfBudget { .. }) => return Err(job.out_of_time().into()),
+                    Err(RenderError::Cancelled { .. }) => {
+                        return Err(job
+                            .check()
+                            .err()
+                            .map_or_else(|| RenderError::Cancelled { path: name.to_string() }, RenderError::from));
+                    }
+                    other => other?,
+                };
+                job.step(1)?;
+                job.finish();
+                self.pdf_pages(&engine, name, &pdf, opts, DocKind::Office, budget, sink)
             }
             DocKind::Image => {
                 let (page, summary) = self.image_page(name, bytes, opts)?;
@@ -306,6 +357,7 @@ impl Renderer {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn pdf_pages(
         &self,
         engine: &PdfEngine,
@@ -313,6 +365,7 @@ impl Renderer {
         bytes: &[u8],
         opts: &RasterOptions,
         kind: DocKind,
+        budget: &RunBudget,
         mut sink: impl FnMut(OutPage) -> Result<()> + Send,
     ) -> Result<RasterSummary> {
         let count = crate::pdf::page_count(engine, name, bytes)?;
@@ -345,15 +398,36 @@ impl Renderer {
             max_pixels: self.limits.max_pixels,
         };
         let stem = stem(name);
+        let total = req.pages.len() as u64;
+        let mut job = budget.start(Plan {
+            kind: JobKind::PdfPage,
+            job: name.to_string(),
+            what: format!("rendering {total} page{}", if total == 1 { "" } else { "s" }),
+            total,
+            cost: total as f64 * page_megapixels(req.size),
+            smaller: format!(
+                "render fewer pages per call (pages: [{}])",
+                req.pages.iter().take(3).map(u32::to_string).collect::<Vec<_>>().join(", ")
+                    + if total > 3 { ", …" } else { "" }
+            ),
+        })?;
+        let mut done = 0u64;
         engine.rasterize_each(name, bytes, &req, |p| {
+            // Cancel and the deadline are checked before each page is handed on, so nothing
+            // lands in the tree after the run was stopped.
+            job.check()?;
+            done += 1;
             sink(OutPage {
                 page: p.page,
                 file_name: format!("{stem}-p{}.{}", p.page, format.extension()),
                 width: p.width,
                 height: p.height,
                 bytes: p.bytes,
-            })
+            })?;
+            job.step(done)?;
+            Ok(())
         })?;
+        job.finish();
         Ok(RasterSummary { kind, page_count: count, warnings })
     }
 
@@ -420,6 +494,15 @@ impl Renderer {
         })?;
         Ok(RasterResult { pages, page_count: done.page_count, warnings: done.warnings, kind: done.kind })
     }
+}
+
+/// Megapixels of a typical (US Letter) page at `size`: the cost unit of a page's estimate.
+fn page_megapixels(size: Size) -> f64 {
+    let dpi = match size {
+        Size::Dpi(d) => f64::from(d),
+        Size::Width(w) => f64::from(w) / 8.5,
+    };
+    8.5 * 11.0 * dpi * dpi / 1e6
 }
 
 /// The file name without directories and extension.

@@ -40,6 +40,8 @@ pub(crate) struct Budget {
     pub ms: u64,
     pub ceiling_ms: u64,
     pub deadline: Instant,
+    /// How a person raises the ceiling in this shell, when the host said.
+    pub raise: Option<Arc<str>>,
 }
 
 impl Budget {
@@ -49,7 +51,13 @@ impl Budget {
             Some(r) if r > 0 => r.min(ceiling_ms),
             _ => ceiling_ms,
         };
-        Budget { ms, ceiling_ms, deadline: Instant::now() + Duration::from_millis(ms) }
+        Budget { ms, ceiling_ms, deadline: Instant::now() + Duration::from_millis(ms), raise: None }
+    }
+
+    /// Names `raise` as the way to a larger ceiling.
+    pub fn with_raise(mut self, raise: Option<Arc<str>>) -> Budget {
+        self.raise = raise;
+        self
     }
 
     pub fn remaining(&self) -> Duration {
@@ -57,7 +65,14 @@ impl Budget {
     }
 
     pub fn error(&self) -> ScriptError {
-        if self.ms >= self.ceiling_ms {
+        if self.ms >= self.ceiling_ms
+            && let Some(raise) = &self.raise
+        {
+            ScriptError::Timeout(format!(
+                "script exceeded the wall-clock limit: {}ms (this environment's run budget). Make it do less per run (process a batch, return, run again), or {raise}",
+                self.ms
+            ))
+        } else if self.ms >= self.ceiling_ms {
             ScriptError::Timeout(format!(
                 "script exceeded the wall-clock limit: {}ms (limits.run_timeout_ms). Make it do less per run (process a batch, return, run again), or ask the host to raise limits.run_timeout_ms",
                 self.ms

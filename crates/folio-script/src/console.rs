@@ -10,6 +10,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use folio_budget::JobProgress;
+
 /// Which stream a console line went to: `log`/`info`/`debug` → stdout, `warn`/`error`/`trace` →
 /// stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -30,8 +32,11 @@ pub struct ProgressLine {
     pub script: String,
     /// Which stream.
     pub stream: Stream,
-    /// The formatted line.
+    /// The formatted line (for a job's progress, its [`JobProgress::text`]).
     pub text: String,
+    /// Set when the line is a long job's progress rather than console output: such lines go
+    /// to the listener only, never into the run's stdout.
+    pub job: Option<JobProgress>,
 }
 
 /// The host's progress listener. It receives batches in order; a panic inside it is swallowed so
@@ -90,12 +95,34 @@ impl Sink {
         if self.listener.is_none() {
             return;
         }
-        s.pending.push(ProgressLine { run_id: self.run_id.clone(), script: self.script.clone(), stream, text: line });
+        s.pending.push(ProgressLine {
+            run_id: self.run_id.clone(),
+            script: self.script.clone(),
+            stream,
+            text: line,
+            job: None,
+        });
         let due = s.pending.len() >= BATCH_LINES || s.last_flush.is_none_or(|t| t.elapsed() >= BATCH_INTERVAL);
         if due {
             drop(s);
             self.flush();
         }
+    }
+
+    /// Streams a long job's progress (already throttled by the job) with whatever console
+    /// lines are pending, in order.
+    pub fn push_job(&self, progress: &JobProgress) {
+        if self.listener.is_none() {
+            return;
+        }
+        self.lock().pending.push(ProgressLine {
+            run_id: self.run_id.clone(),
+            script: self.script.clone(),
+            stream: Stream::Stdout,
+            text: progress.text(),
+            job: Some(progress.clone()),
+        });
+        self.flush();
     }
 
     /// Sends whatever is pending.

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use folio_budget::{JobProgress, Rates, RunBudget};
 use folio_vfs::{Kind, VPath};
 use rquickjs::promise::MaybePromise;
 use rquickjs::{AsyncContext, AsyncRuntime, CatchResultExt, CaughtError, Ctx, Function, Module, Object, Value};
@@ -45,6 +46,12 @@ pub struct RunOptions {
     pub on_progress: Option<OnProgress>,
     /// The id progress lines carry; the engine makes one when absent.
     pub run_id: Option<String>,
+    /// This environment's run budget, in place of `limits.run_timeout_ms` (the environment's
+    /// own ceiling; `timeout_ms` still lowers it).
+    pub ceiling_ms: Option<u64>,
+    /// How a person raises the budget in this shell (`--run-budget-ms on folio run`, a
+    /// setting), for every refusal that names it.
+    pub raise: Option<Arc<str>>,
 }
 
 /// The settled run.
@@ -72,6 +79,7 @@ pub struct RunResult {
 pub struct Engine {
     pub(crate) registry: Arc<ModuleRegistry>,
     pub(crate) limits: ScriptLimits,
+    pub(crate) rates: Arc<Rates>,
     counter: AtomicU64,
 }
 
@@ -86,6 +94,8 @@ pub(crate) struct Operation {
     pub mode: Mode,
     pub overlay: Option<(VPath, String)>,
     pub timeout_ms: Option<u64>,
+    pub ceiling_ms: Option<u64>,
+    pub raise: Option<Arc<str>>,
     pub cancel: CancelToken,
     pub sink: Arc<Sink>,
     pub run_id: String,
@@ -106,7 +116,19 @@ pub(crate) enum Done {
 impl Engine {
     /// An engine over `registry` (usually [`ModuleRegistry::with_builtins`] plus adapters).
     pub fn new(registry: ModuleRegistry, limits: ScriptLimits) -> Engine {
-        Engine { registry: Arc::new(registry), limits, counter: AtomicU64::new(0) }
+        Engine { registry: Arc::new(registry), limits, rates: Arc::new(Rates::in_memory()), counter: AtomicU64::new(0) }
+    }
+
+    /// Estimates long native work from `rates` (the host's, kept in its state directory)
+    /// instead of rates measured in memory since this engine started.
+    pub fn with_rates(mut self, rates: Arc<Rates>) -> Engine {
+        self.rates = rates;
+        self
+    }
+
+    /// The rates long jobs are estimated from.
+    pub fn rates(&self) -> &Arc<Rates> {
+        &self.rates
     }
 
     /// The modules scripts can import.
@@ -168,6 +190,8 @@ impl Engine {
                     mode: Mode::Run(args_json.map(str::to_owned)),
                     overlay: None,
                     timeout_ms: options.timeout_ms,
+                    ceiling_ms: options.ceiling_ms,
+                    raise: options.raise.clone(),
                     cancel: options.cancel.clone().unwrap_or_default(),
                     sink: sink.clone(),
                     run_id: run_id.clone(),
@@ -231,11 +255,29 @@ impl Engine {
         if op.cancel.is_cancelled() {
             return Err(ScriptError::Cancelled);
         }
-        let budget = Budget::new(op.timeout_ms, self.limits.run_timeout_ms);
+        let budget = Budget::new(op.timeout_ms, op.ceiling_ms.unwrap_or(self.limits.run_timeout_ms))
+            .with_raise(op.raise.clone());
         let life = CancelToken::new();
         let graph = op.graph.clone();
         let read_only = matches!(op.mode, Mode::Load);
-        let call = CallContext { run_id: op.run_id.clone(), read_only, fs: op.fs.clone(), cancel: life.clone() };
+        let run_budget = {
+            let (life, host) = (life.clone(), op.cancel.clone());
+            let sink = op.sink.clone();
+            let b = RunBudget::new(Some(budget.deadline), self.rates.clone())
+                .with_cancel(Arc::new(move || life.is_cancelled() || host.is_cancelled()))
+                .with_progress(Arc::new(move |p: &JobProgress| sink.push_job(p)));
+            match &op.raise {
+                Some(raise) => b.with_raise(raise.clone()),
+                None => b,
+            }
+        };
+        let call = CallContext {
+            run_id: op.run_id.clone(),
+            read_only,
+            fs: op.fs.clone(),
+            cancel: life.clone(),
+            budget: run_budget,
+        };
         let source =
             ModuleSource { registry: self.registry.clone(), call, overlay: op.overlay.clone(), graph: graph.clone() };
         let engine_err = |e: rquickjs::Error| ScriptError::Engine(e.to_string());

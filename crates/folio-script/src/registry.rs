@@ -51,6 +51,9 @@ pub struct CallContext {
     pub fs: Arc<dyn ScriptFs>,
     /// Cancelled when the host cancels the run or the run ends for any reason.
     pub cancel: CancelToken,
+    /// The run's budget: long native work starts a job on it (estimate, refusal, progress,
+    /// cancel per unit, child-process limits).
+    pub budget: folio_budget::RunBudget,
 }
 
 /// The future an asynchronous host function returns.

@@ -143,6 +143,8 @@ impl Engine {
             mode: Mode::Load,
             overlay: Some((path.clone(), source.to_owned())),
             timeout_ms: None,
+            ceiling_ms: None,
+            raise: None,
             cancel: Default::default(),
             sink,
             run_id,

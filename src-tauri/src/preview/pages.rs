@@ -75,7 +75,7 @@ impl Previews {
                     &bytes,
                     &soffice,
                     &renderer.office_profile,
-                    renderer.office_timeout,
+                    &renderer.office_limits(),
                 )
                 .map_err(render_err)?;
                 std::fs::write(&cached, &pdf)

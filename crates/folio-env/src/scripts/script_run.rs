@@ -130,6 +130,8 @@ pub(crate) fn execute(
         cancel: Some(token),
         on_progress: env.opts.on_progress.clone(),
         run_id: Some(run_id.to_owned()),
+        ceiling_ms: Some(env.opts.limits.run_timeout_ms),
+        raise: env.opts.budget_raise.clone(),
     };
     let fs = Arc::new(EnvFs::new(env.gateway.clone()));
     Ok(scripts.engine.run_blocking(fs, path, Some(&args_json), options))

@@ -3,6 +3,7 @@
 
 pub mod pdfgen;
 
+mod bounded;
 mod discovery;
 mod doctor;
 mod images;

@@ -226,7 +226,7 @@ fn a_pptx_renders_through_libreoffice_impress() {
         FODP.as_bytes(),
         &soffice,
         &r.office_profile,
-        r.office_timeout,
+        &r.office_limits(),
         "pptx",
     )
     .unwrap();
