@@ -44,6 +44,11 @@ impl Reply {
         }
     }
 
+    /// No answer at all: the connection is reset once the request has been read.
+    pub fn reset() -> Reply {
+        Reply { status: 0, headers: Vec::new(), chunks: vec![Chunk::Reset], delay_ms: 0 }
+    }
+
     /// The same reply with its headers sent only after `ms`.
     pub fn after(mut self, ms: u64) -> Reply {
         self.delay_ms = ms;
@@ -129,6 +134,10 @@ impl FakeServer {
                         });
                     if reply.delay_ms > 0 {
                         tokio::time::sleep(Duration::from_millis(reply.delay_ms)).await;
+                    }
+                    if reply.status == 0 {
+                        let _ = socket.set_zero_linger();
+                        return;
                     }
                     let mut head = format!("HTTP/1.1 {} Scripted\r\nconnection: close\r\n", reply.status);
                     for (k, v) in &reply.headers {

@@ -245,6 +245,28 @@ fn rows() -> Vec<Row> {
             expect: Named { requests: 1, says: &["answered 401: invalid key — hint: check the API key"] },
         },
         Row {
+            fault: "connection reset before any response",
+            formats: &FORMATS,
+            replies: |f| vec![Reply::reset(), ok(f)],
+            expect: RetriedThenOk {
+                retries: 1,
+                first_delay: (BACKOFF_MS, BACKOFF_MS * 3 / 2 + 1),
+                reason: "connection failed:",
+            },
+        },
+        Row {
+            fault: "connection reset before any response, every time (5 requests)",
+            formats: &FORMATS,
+            replies: |_| (0..5).map(|_| Reply::reset()).collect(),
+            expect: Named {
+                requests: 5,
+                says: &[
+                    "cannot reach the model provider",
+                    "(gave up after 5 attempts) — hint: check the base URL and your network",
+                ],
+            },
+        },
+        Row {
             fault: "connection reset before any content",
             formats: &FORMATS,
             replies: |f| {
