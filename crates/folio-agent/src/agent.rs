@@ -100,6 +100,25 @@ pub struct Agent {
     config: AgentConfig,
 }
 
+/// Why a call's arguments cannot be run, when they are not one JSON object: the wire layer keeps
+/// arguments that do not parse as the raw string the model streamed.
+fn broken_input(name: &str, input: &Value) -> Option<String> {
+    if input.is_object() {
+        return None;
+    }
+    let (sent, why) = match input {
+        Value::String(raw) => match serde_json::from_str::<Value>(raw) {
+            Err(e) => (raw.clone(), format!("they are not valid JSON ({e})")),
+            Ok(_) => (raw.clone(), "they are JSON but not an object".to_owned()),
+        },
+        other => (other.to_string(), "they are JSON but not an object".to_owned()),
+    };
+    let sent: String = sent.chars().take(400).collect();
+    Some(format!(
+        "Folio did not run this {name} call: its arguments arrived broken — {why}. What arrived: `{sent}` — hint: send the call again with the complete arguments as one JSON object"
+    ))
+}
+
 const SUMMARY_INSTRUCTIONS: &str = "Summarise this working session so that you can continue it from the summary alone. \
 Keep: what the person asked for, in their words; decisions made and why; which files you created or changed and what each holds; \
 what is finished and what remains; errors met and how they were fixed. Leave out tool output that can be read again from files. \
@@ -180,9 +199,14 @@ impl Agent {
                     break;
                 }
                 let started = Instant::now();
+                // Arguments that are not one JSON object (a stream that sent broken JSON) never
+                // reach the tool: the model is told what it sent, so it can send the call again.
+                let malformed = broken_input(&name, &input);
                 // Biased: when the tool noticed the cancel too, the call still counts as aborted.
                 // While the call runs, what it reports (a script's console lines) is forwarded.
-                let outcome = {
+                let outcome = if let Some(why) = malformed {
+                    Some(ToolOutcome::text(false, why))
+                } else {
                     let call = self.tools.call(&name, &input, cancel);
                     tokio::pin!(call);
                     let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
@@ -230,7 +254,17 @@ impl Agent {
             }
             let window = self.client.provider().context_window as f64;
             if usage.prompt_tokens() as f64 >= self.config.compact_at * window {
-                self.compact(conversation, usage.prompt_tokens(), cancel, on_event).await?;
+                match self.compact(conversation, usage.prompt_tokens(), cancel, on_event).await {
+                    Ok(()) => {}
+                    Err(AgentError::Cancelled) => {
+                        on_event(AgentEvent::Finished { reason: FinishReason::Cancelled });
+                        return Ok(FinishReason::Cancelled);
+                    }
+                    Err(e) => {
+                        on_event(AgentEvent::Error { message: e.to_string() });
+                        return Err(e);
+                    }
+                }
             }
         }
         on_event(AgentEvent::MaxTurns { turns: self.config.max_turns });

@@ -1,11 +1,23 @@
 //! The HTTP client for model providers: one streamed call per turn, with retries, cancel, and
 //! named errors for every way a stream can go wrong.
 //!
-//! Retries (429, 408, 409, 5xx, 529, connection failures) wait with exponential backoff and jitter,
-//! or exactly what `Retry-After` says, and are announced as [`StreamEvent::Retrying`] so the person
-//! sees why nothing is happening. A stream that has started is never retried: its text has been
-//! shown. A stream that ends without the format's end marker is [`AgentError::Truncated`]; one that
-//! goes quiet for [`Provider::idle_timeout`] is [`AgentError::Stalled`]; neither hangs.
+//! **Retried** (each retry announced as [`StreamEvent::Retrying`], so the person sees why nothing
+//! is happening): HTTP 408, 409, 429 and 5xx (Anthropic's 529 "overloaded" included); a refused
+//! or reset connection; a stream that broke or ended before its first text or tool call; an
+//! Anthropic `overloaded_error` event before any content. The wait is exponential from
+//! [`Provider::initial_backoff_ms`] with up to 50 % jitter, or exactly what `Retry-After` (or
+//! OpenAI's `retry-after-ms`) says; at most [`Provider::max_retries`] retries, and no single wait
+//! longer than [`Provider::max_retry_wait_ms`] — a provider asking for more is named instead.
+//!
+//! **Named** (the turn ends with an [`AgentError`] saying what, where and the fix): any other
+//! status; a stream that broke ([`AgentError::Interrupted`]) or ended without the format's end
+//! marker ([`AgentError::Truncated`]) after content had streamed — the choice is to name it
+//! rather than resend, because resending would show the person the start of the answer twice and
+//! the shells have no way to take back text they printed; a provider silent for
+//! [`Provider::idle_timeout_ms`] while the response is awaited or within the stream
+//! ([`AgentError::Stalled`]); a line that is not SSE or an event that is not JSON
+//! ([`AgentError::Malformed`]). Cancel is raced against every wait (headers, body, backoff) and
+//! drops the connection at once.
 
 use std::time::Duration;
 
@@ -13,11 +25,11 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
-use crate::error::AgentError;
+use crate::error::{AgentError, Secs, Site, StallPhase, Tries};
 use crate::message::ModelRequest;
 use crate::sse::SseDecoder;
 use crate::wire::openai::TokenParam;
-use crate::wire::{ModelTurn, StreamEvent, TurnBuilder, WireFormat, WireParser, anthropic, openai};
+use crate::wire::{ModelTurn, StreamEvent, TurnBuilder, WireError, WireFormat, WireParser, anthropic, openai};
 
 /// One configured model provider.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -38,12 +50,21 @@ pub struct Provider {
     pub max_retries: u32,
     /// The first backoff; doubled per retry, with jitter.
     pub initial_backoff_ms: u64,
-    /// A stream silent for this long is abandoned.
+    /// A provider silent for this long (no response headers, or no bytes within the stream) is
+    /// abandoned with [`AgentError::Stalled`]. 120 s by default: a local server loading a large
+    /// model sends nothing until it is loaded.
     pub idle_timeout_ms: u64,
+    /// The longest single wait before a retry; a `Retry-After` asking for more is named instead.
+    #[serde(default = "default_max_retry_wait_ms")]
+    pub max_retry_wait_ms: u64,
     /// Which output-limit field to send (OpenAI-style only); `None` picks by base URL.
     pub token_param: Option<TokenParam>,
     /// Prices for the cost shown with usage; `None` when unknown.
     pub pricing: Option<Pricing>,
+}
+
+fn default_max_retry_wait_ms() -> u64 {
+    60_000
 }
 
 /// USD per million tokens.
@@ -83,6 +104,7 @@ impl Provider {
             max_retries: 4,
             initial_backoff_ms: 500,
             idle_timeout_ms: 120_000,
+            max_retry_wait_ms: default_max_retry_wait_ms(),
             token_param: None,
             pricing: None,
         }
@@ -95,6 +117,28 @@ impl Provider {
             WireFormat::Anthropic => format!("{base}/v1/messages"),
             WireFormat::OpenAi => format!("{base}/chat/completions"),
         }
+    }
+
+    /// Where calls go, for error messages: the preset's name when the host is one Folio knows.
+    pub fn site(&self) -> Site {
+        let endpoint = self.endpoint();
+        let host_of = |url: &str| -> String {
+            let rest = url.split_once("://").map_or(url, |(_, r)| r);
+            rest.split(['/', '?']).next().unwrap_or(rest).to_owned()
+        };
+        let host = host_of(&self.base_url);
+        let provider = crate::providers::PRESETS
+            .iter()
+            .find(|p| p.format == self.format && host_of(p.base_url) == host)
+            .map(|p| p.name.to_owned())
+            .unwrap_or_else(|| {
+                match self.format {
+                    WireFormat::Anthropic => "Anthropic-compatible",
+                    WireFormat::OpenAi => "OpenAI-compatible",
+                }
+                .to_owned()
+            });
+        Site { provider, host, model: self.model.clone(), endpoint }
     }
 
     /// The streamed request body for `req`.
@@ -122,7 +166,7 @@ fn retryable(status: u16) -> bool {
     matches!(status, 408 | 409 | 429 | 500..=599)
 }
 
-fn status_hint(status: u16, format: WireFormat) -> String {
+fn status_hint(status: u16, format: WireFormat, endpoint: &str) -> String {
     match status {
         401 | 403 => match format {
             WireFormat::Anthropic => {
@@ -132,12 +176,18 @@ fn status_hint(status: u16, format: WireFormat) -> String {
                 "check the API key for this provider (OPENAI_API_KEY, OPENROUTER_API_KEY, …)".to_owned()
             }
         },
-        404 => "check the model id and the base URL (OpenAI-style URLs end in /v1)".to_owned(),
+        404 => {
+            format!("check the model id and the base URL ({endpoint} was not found; OpenAI-style base URLs end in /v1)")
+        }
         413 => "the conversation is too large for this model; start a new one or pick a model with a larger window"
             .to_owned(),
         429 => "the provider is rate-limiting this key; wait a minute or raise the limit with the provider".to_owned(),
         400 | 422 => "the provider refused the request; check the model id and that it supports tool use".to_owned(),
-        _ => "the provider is having trouble; try again shortly".to_owned(),
+        529 => "the provider is overloaded right now; wait a minute and send the message again, or pick another model"
+            .to_owned(),
+        _ => {
+            "the provider is having trouble; wait a moment and send the message again, or pick another model".to_owned()
+        }
     }
 }
 
@@ -149,6 +199,92 @@ fn jitter(max: u64) -> u64 {
     x ^= x >> 7;
     x ^= x << 17;
     if max == 0 { 0 } else { x % max }
+}
+
+/// The wait a response asks for: OpenAI's `retry-after-ms`, else `Retry-After` in seconds. An
+/// HTTP-date `Retry-After` is not read; the backoff applies then.
+fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let number = |name: &str| {
+        headers.get(name).and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse::<f64>().ok()).filter(|n| *n >= 0.0)
+    };
+    number("retry-after-ms")
+        .map(|ms| Duration::from_millis(ms as u64))
+        .or_else(|| number("retry-after").map(|s| Duration::from_millis((s * 1000.0) as u64)))
+}
+
+/// An error and its causes on one line: reqwest's own message rarely names the cause
+/// ("connection reset by peer" is two sources down).
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        source = s.source();
+    }
+    out
+}
+
+/// What one request's failure means for the next.
+enum Failure {
+    /// Worth asking again after `wait` (the backoff when `None`); `reason` goes with the notice,
+    /// `error` ends the turn when the retries are spent.
+    Retry { error: AgentError, reason: String, wait: Option<Duration> },
+    /// The turn ends with this.
+    Fatal(AgentError),
+}
+
+/// Characters of the answer an event shows the person (a tool call's start counts as one).
+fn shown(event: &StreamEvent) -> usize {
+    match event {
+        StreamEvent::TextDelta(t) => t.chars().count(),
+        StreamEvent::ToolStart { .. } => 1,
+        StreamEvent::ToolInputDelta { fragment, .. } => fragment.chars().count(),
+        _ => 0,
+    }
+}
+
+/// One attempt's stream state.
+struct Reading<'a> {
+    at: &'a Site,
+    parser: Box<dyn WireParser>,
+    builder: TurnBuilder,
+    streamed: usize,
+}
+
+impl Reading<'_> {
+    fn take(
+        &mut self,
+        event: &crate::sse::SseEvent,
+        sink: &mut (dyn FnMut(&StreamEvent) + Send),
+    ) -> Result<(), Failure> {
+        let events = self.parser.parse(event).map_err(|e| match e {
+            WireError::Malformed(detail) => {
+                Failure::Fatal(AgentError::Malformed { at: Box::new(self.at.clone()), detail })
+            }
+            WireError::Provider { message, transient } => {
+                let error = AgentError::StreamError {
+                    at: Box::new(self.at.clone()),
+                    message: message.clone(),
+                    tries: Tries(1),
+                };
+                if transient && self.streamed == 0 {
+                    Failure::Retry { error, reason: format!("the provider reported {message}"), wait: None }
+                } else {
+                    Failure::Fatal(error)
+                }
+            }
+        })?;
+        for ev in events {
+            self.streamed += shown(&ev);
+            self.builder.push(&ev);
+            sink(&ev);
+        }
+        Ok(())
+    }
 }
 
 impl ModelClient {
@@ -169,115 +305,198 @@ impl ModelClient {
         &self.provider
     }
 
-    /// Streams one model call, passing every event to `sink` as it arrives.
+    /// Streams one model call, passing every event to `sink` as it arrives; retries as the module
+    /// documentation says, each retry announced to `sink` first.
     pub async fn stream(
         &self,
         req: &ModelRequest,
         cancel: &CancellationToken,
         sink: &mut (dyn FnMut(&StreamEvent) + Send),
     ) -> Result<ModelTurn, AgentError> {
-        let url = self.provider.endpoint();
+        let at = self.provider.site();
         let body = self.provider.body(req);
-        let mut attempt = 1;
-        let response = loop {
-            let mut request = self.http.post(&url).json(&body);
-            match (self.provider.format, &self.provider.api_key) {
-                (WireFormat::Anthropic, Some(key)) => request = request.header("x-api-key", key),
-                (WireFormat::OpenAi, Some(key)) => request = request.bearer_auth(key),
-                _ => {}
-            }
-            if self.provider.format == WireFormat::Anthropic {
-                request = request.header("anthropic-version", "2023-06-01");
-            }
-            let outcome = tokio::select! {
-                _ = cancel.cancelled() => return Err(AgentError::Cancelled),
-                r = request.send() => r,
+        let max_wait = self.provider.max_retry_wait_ms;
+        let mut attempt: u32 = 1;
+        loop {
+            let (mut error, reason, wait) = match self.attempt(&at, &body, cancel, sink).await {
+                Ok(turn) => return Ok(turn),
+                Err(Failure::Fatal(e)) => return Err(e),
+                Err(Failure::Retry { error, reason, wait }) => (error, reason, wait),
             };
-            let (reason, retry_after) = match outcome {
-                Ok(resp) if resp.status().is_success() => break resp,
-                Ok(resp) => {
-                    let status = resp.status().as_u16();
-                    let retry_after = resp
-                        .headers()
-                        .get("retry-after")
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(|v| v.trim().parse::<f64>().ok())
-                        .map(|s| Duration::from_millis((s * 1000.0) as u64));
-                    let text = resp.text().await.unwrap_or_default();
-                    let message = serde_json::from_str::<serde_json::Value>(&text)
-                        .ok()
-                        .and_then(|v| v["error"]["message"].as_str().map(str::to_owned))
-                        .unwrap_or_else(|| text.chars().take(300).collect());
-                    if !retryable(status) || attempt > self.provider.max_retries {
-                        return Err(AgentError::Status {
-                            url,
-                            status,
-                            message,
-                            hint: status_hint(status, self.provider.format),
-                        });
-                    }
-                    (format!("HTTP {status}: {message}"), retry_after)
-                }
-                Err(e) => {
-                    if attempt > self.provider.max_retries {
-                        return Err(AgentError::Connect { url, detail: e.to_string() });
-                    }
-                    (format!("connection failed: {e}"), None)
-                }
-            };
+            if attempt > self.provider.max_retries {
+                return Err(error.after(attempt));
+            }
             let backoff = self.provider.initial_backoff_ms.saturating_mul(1 << (attempt - 1).min(10));
-            let delay = retry_after.unwrap_or_else(|| Duration::from_millis(backoff + jitter(backoff / 2 + 1)));
+            let delay = match wait {
+                Some(asked) => asked,
+                None => Duration::from_millis(backoff.saturating_add(jitter(backoff / 2 + 1)).min(max_wait)),
+            };
+            if delay > Duration::from_millis(max_wait) {
+                if let AgentError::Status { hint, .. } = &mut error {
+                    *hint = format!(
+                        "the provider asks Folio to wait {} before trying again, longer than Folio waits on its own ({}); send the message again after that",
+                        Secs(delay.as_millis() as u64),
+                        Secs(max_wait)
+                    );
+                }
+                return Err(error.after(attempt));
+            }
             attempt += 1;
             sink(&StreamEvent::Retrying { attempt, delay_ms: delay.as_millis() as u64, reason });
             tokio::select! {
                 _ = cancel.cancelled() => return Err(AgentError::Cancelled),
                 _ = tokio::time::sleep(delay) => {}
             }
+        }
+    }
+
+    /// One request and its stream.
+    async fn attempt(
+        &self,
+        at: &Site,
+        body: &serde_json::Value,
+        cancel: &CancellationToken,
+        sink: &mut (dyn FnMut(&StreamEvent) + Send),
+    ) -> Result<ModelTurn, Failure> {
+        let mut request = self.http.post(&at.endpoint).json(body);
+        match (self.provider.format, &self.provider.api_key) {
+            (WireFormat::Anthropic, Some(key)) => request = request.header("x-api-key", key),
+            (WireFormat::OpenAi, Some(key)) => request = request.bearer_auth(key),
+            _ => {}
+        }
+        if self.provider.format == WireFormat::Anthropic {
+            request = request.header("anthropic-version", "2023-06-01");
+        }
+        let idle = Duration::from_millis(self.provider.idle_timeout_ms);
+        let stalled = |phase| {
+            Failure::Fatal(AgentError::Stalled {
+                at: Box::new(at.clone()),
+                waited: Secs(self.provider.idle_timeout_ms),
+                phase,
+            })
+        };
+        let cancelled = || Failure::Fatal(AgentError::Cancelled);
+        let outcome = tokio::select! {
+            _ = cancel.cancelled() => return Err(cancelled()),
+            r = tokio::time::timeout(idle, request.send()) => r,
+        };
+        let response = match outcome {
+            Err(_) => return Err(stalled(StallPhase::Headers)),
+            Ok(Err(e)) => {
+                let detail = chain(&e);
+                return Err(Failure::Retry {
+                    reason: format!("connection failed: {detail}"),
+                    error: AgentError::Connect { at: Box::new(at.clone()), detail, tries: Tries(1) },
+                    wait: None,
+                });
+            }
+            Ok(Ok(resp)) if resp.status().is_success() => resp,
+            Ok(Ok(resp)) => {
+                let status = resp.status().as_u16();
+                let wait = retry_after(resp.headers());
+                let text = tokio::select! {
+                    _ = cancel.cancelled() => return Err(cancelled()),
+                    t = tokio::time::timeout(idle, resp.text()) => t,
+                };
+                let text = match text {
+                    Err(_) => return Err(stalled(StallPhase::Stream)),
+                    Ok(t) => t.unwrap_or_default(),
+                };
+                let message = serde_json::from_str::<serde_json::Value>(&text)
+                    .ok()
+                    .and_then(|v| v["error"]["message"].as_str().map(str::to_owned))
+                    .unwrap_or_else(|| text.chars().take(300).collect());
+                let error = AgentError::Status {
+                    at: Box::new(at.clone()),
+                    status,
+                    message: message.clone(),
+                    hint: status_hint(status, self.provider.format, &at.endpoint),
+                    tries: Tries(1),
+                };
+                if !retryable(status) {
+                    return Err(Failure::Fatal(error));
+                }
+                return Err(Failure::Retry { error, reason: format!("HTTP {status}: {message}"), wait });
+            }
         };
 
-        let mut parser: Box<dyn WireParser> = match self.provider.format {
-            WireFormat::Anthropic => Box::<anthropic::Parser>::default(),
-            WireFormat::OpenAi => Box::new(openai::Parser),
+        let mut reading = Reading {
+            at,
+            parser: match self.provider.format {
+                WireFormat::Anthropic => Box::<anthropic::Parser>::default(),
+                WireFormat::OpenAi => Box::new(openai::Parser),
+            },
+            builder: TurnBuilder::default(),
+            streamed: 0,
         };
         let mut decoder = SseDecoder::default();
-        let mut builder = TurnBuilder::default();
+        let stray = |line: String| {
+            Failure::Fatal(AgentError::Malformed {
+                at: Box::new(at.clone()),
+                detail: format!("a line that is not Server-Sent Events: `{line}`"),
+            })
+        };
         let mut bytes = response.bytes_stream();
-        let idle = Duration::from_millis(self.provider.idle_timeout_ms);
         loop {
             let next = tokio::select! {
-                _ = cancel.cancelled() => return Err(AgentError::Cancelled),
+                _ = cancel.cancelled() => return Err(cancelled()),
                 n = tokio::time::timeout(idle, bytes.next()) => n,
             };
             let chunk = match next {
-                Err(_) => return Err(AgentError::Stalled { url, seconds: idle.as_secs() }),
+                Err(_) => return Err(stalled(StallPhase::Stream)),
                 Ok(None) => break,
                 Ok(Some(Err(e))) => {
-                    if builder.done {
+                    if reading.builder.done {
                         break;
                     }
-                    return Err(AgentError::Connect { url, detail: format!("the stream broke: {e}") });
+                    let detail = format!("the stream broke: {}", chain(&e));
+                    if reading.streamed == 0 {
+                        return Err(Failure::Retry {
+                            reason: format!("{detail} (before the answer began)"),
+                            error: AgentError::Connect { at: Box::new(at.clone()), detail, tries: Tries(1) },
+                            wait: None,
+                        });
+                    }
+                    return Err(Failure::Fatal(AgentError::Interrupted {
+                        at: Box::new(at.clone()),
+                        detail,
+                        streamed: reading.streamed,
+                    }));
                 }
                 Ok(Some(Ok(chunk))) => chunk,
             };
-            for event in decoder.feed(&chunk) {
-                for ev in parser.parse(&event)? {
-                    builder.push(&ev);
-                    sink(&ev);
-                }
+            let events = decoder.feed(&chunk);
+            if let Some(line) = decoder.take_stray() {
+                return Err(stray(line));
             }
-            if builder.done {
+            for event in events {
+                reading.take(&event, sink)?;
+            }
+            if reading.builder.done {
                 break;
             }
         }
         if let Some(event) = decoder.finish() {
-            for ev in parser.parse(&event)? {
-                builder.push(&ev);
-                sink(&ev);
+            if let Some(line) = decoder.take_stray() {
+                return Err(stray(line));
             }
+            reading.take(&event, sink)?;
         }
-        if !builder.done {
-            return Err(AgentError::Truncated { url, expected: parser.end_marker() });
+        if !reading.builder.done {
+            let error = AgentError::Truncated {
+                at: Box::new(at.clone()),
+                expected: reading.parser.end_marker(),
+                tries: Tries(1),
+            };
+            if reading.streamed == 0 {
+                return Err(Failure::Retry {
+                    error,
+                    reason: "the stream ended before the answer began".to_owned(),
+                    wait: None,
+                });
+            }
+            return Err(Failure::Fatal(error));
         }
-        Ok(builder.finish())
+        Ok(reading.builder.finish())
     }
 }

@@ -32,7 +32,7 @@ mod wire;
 pub use agent::{Agent, AgentConfig, BoxFuture, Conversation, ToolOutcome, Tools};
 pub use client::{ModelClient, Pricing, Provider};
 pub use env_tools::{EnvTools, HostEvents};
-pub use error::AgentError;
+pub use error::{AgentError, Secs, Site, StallPhase, Tries};
 pub use events::{AgentEvent, FinishReason, ToolCallStatus};
 pub use message::{Image, Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};
 pub use prompt::{DESK_PROMPT, system_prompt};

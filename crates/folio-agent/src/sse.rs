@@ -1,4 +1,9 @@
 //! A Server-Sent Events decoder: bytes in, `(event, data)` pairs out, across chunk boundaries.
+//!
+//! The SSE grammar lets a reader ignore fields it does not know. No provider sends any besides
+//! `event`, `data`, `id` and `retry`, so a line naming another field is almost always something
+//! that is not SSE at all (an HTML error page, a JSON error body, a proxy's text): the decoder
+//! keeps the first such line for [`SseDecoder::take_stray`], and the client names it.
 
 /// One SSE event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,6 +20,7 @@ pub struct SseDecoder {
     buffer: Vec<u8>,
     event: Option<String>,
     data: Vec<String>,
+    stray: Option<String>,
 }
 
 impl SseDecoder {
@@ -46,10 +52,20 @@ impl SseDecoder {
             match field.as_str() {
                 "event" => self.event = Some(value),
                 "data" => self.data.push(value),
-                _ => {}
+                "id" | "retry" => {}
+                _ => {
+                    if self.stray.is_none() {
+                        self.stray = Some(line.chars().take(200).collect());
+                    }
+                }
             }
         }
         out
+    }
+
+    /// The first line seen that is not an SSE field, once.
+    pub fn take_stray(&mut self) -> Option<String> {
+        self.stray.take()
     }
 
     /// Whatever a stream that ended without a final blank line left behind.
@@ -85,5 +101,8 @@ mod tests {
         );
         assert_eq!(d.feed(b"data: tail"), vec![]);
         assert_eq!(d.finish(), Some(SseEvent { event: None, data: "tail".into() }));
+        assert_eq!(d.take_stray(), None, "comments and known fields are SSE");
+        d.feed(b"id: 7\nretry: 100\n<html>Bad Gateway</html>\ndata: x\n\n");
+        assert_eq!(d.take_stray().as_deref(), Some("<html>Bad Gateway</html>"));
     }
 }

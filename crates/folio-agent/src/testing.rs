@@ -1,7 +1,10 @@
 //! A fake model provider for tests (feature `testing`): an HTTP/1.1 server on 127.0.0.1 that
 //! records each request and answers with scripted replies — a status, headers, and body chunks with
-//! pauses between them — then closes the connection. The SSE builders produce the providers'
-//! documented event shapes. Tests never reach a real provider.
+//! pauses between them — then closes the connection. Each reply can carry a fault: a delay before
+//! its headers ([`Reply::after`]), a pause that outlasts the client's idle limit
+//! ([`Chunk::Pause`]), or a connection reset ([`Chunk::Reset`], a TCP RST, not a clean close).
+//! The SSE builders produce the providers' documented event shapes. Tests never reach a real
+//! provider.
 #![allow(missing_docs)]
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -13,18 +16,23 @@ use tokio::net::TcpListener;
 
 pub enum Chunk {
     Bytes(Vec<u8>),
+    /// Milliseconds of silence.
     Pause(u64),
+    /// Resets the connection (SO_LINGER 0, then close: the client reads ECONNRESET).
+    Reset,
 }
 
 pub struct Reply {
     pub status: u16,
     pub headers: Vec<(&'static str, String)>,
     pub chunks: Vec<Chunk>,
+    /// Milliseconds between reading the request and sending the headers.
+    pub delay_ms: u64,
 }
 
 impl Reply {
     pub fn sse(chunks: Vec<Chunk>) -> Reply {
-        Reply { status: 200, headers: vec![("content-type", "text/event-stream".into())], chunks }
+        Reply { status: 200, headers: vec![("content-type", "text/event-stream".into())], chunks, delay_ms: 0 }
     }
 
     pub fn status(status: u16, body: &str) -> Reply {
@@ -32,7 +40,25 @@ impl Reply {
             status,
             headers: vec![("content-type", "application/json".into())],
             chunks: vec![Chunk::Bytes(body.as_bytes().to_vec())],
+            delay_ms: 0,
         }
+    }
+
+    /// No answer at all: the connection is reset once the request has been read.
+    pub fn reset() -> Reply {
+        Reply { status: 0, headers: Vec::new(), chunks: vec![Chunk::Reset], delay_ms: 0 }
+    }
+
+    /// The same reply with its headers sent only after `ms`.
+    pub fn after(mut self, ms: u64) -> Reply {
+        self.delay_ms = ms;
+        self
+    }
+
+    /// The same reply with a header added.
+    pub fn header(mut self, name: &'static str, value: &str) -> Reply {
+        self.headers.push((name, value.to_owned()));
+        self
     }
 }
 
@@ -106,6 +132,13 @@ impl FakeServer {
                         replies.lock().unwrap_or_else(PoisonError::into_inner).pop_front().unwrap_or_else(|| {
                             Reply::status(500, "{\"error\":{\"message\":\"no more scripted replies\"}}")
                         });
+                    if reply.delay_ms > 0 {
+                        tokio::time::sleep(Duration::from_millis(reply.delay_ms)).await;
+                    }
+                    if reply.status == 0 {
+                        let _ = socket.set_zero_linger();
+                        return;
+                    }
                     let mut head = format!("HTTP/1.1 {} Scripted\r\nconnection: close\r\n", reply.status);
                     for (k, v) in &reply.headers {
                         head.push_str(&format!("{k}: {v}\r\n"));
@@ -123,6 +156,10 @@ impl FakeServer {
                                 let _ = socket.flush().await;
                             }
                             Chunk::Pause(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
+                            Chunk::Reset => {
+                                let _ = socket.set_zero_linger();
+                                return;
+                            }
                         }
                     }
                     let _ = socket.shutdown().await;

@@ -40,10 +40,7 @@ impl VisionClient {
         let turn = self.client.stream(&request, cancel, &mut |_: &StreamEvent| {}).await?;
         let answer = turn.message.text();
         if answer.trim().is_empty() {
-            return Err(AgentError::Malformed(format!(
-                "the vision model {} returned no answer — hint: check that it accepts images",
-                self.client.provider().model
-            )));
+            return Err(AgentError::NoAnswer { at: Box::new(self.client.provider().site()) });
         }
         Ok(answer)
     }

@@ -5,8 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::{StreamEvent, WireParser, heal};
-use crate::error::AgentError;
+use super::{StreamEvent, WireError, WireParser, heal};
 use crate::message::{ModelRequest, Part, Role, StopReason, Usage};
 use crate::sse::SseEvent;
 
@@ -22,7 +21,11 @@ pub(crate) fn body(req: &ModelRequest, model: &str, max_tokens: u32) -> Value {
                     Part::Image { media_type, data } => {
                         json!({"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data}})
                     }
+                    // Anthropic takes only an object here. Arguments that were not one (broken
+                    // JSON, kept as the raw string) go as `{}`; the call's error result quotes
+                    // them, so the model sees what it wrote.
                     Part::ToolUse { id, name, input } => {
+                        let input = if input.is_object() { input.clone() } else { json!({}) };
                         json!({"type": "tool_use", "id": id, "name": name, "input": input})
                     }
                     Part::ToolResult { id, content, is_error, images, .. } if !images.is_empty() => {
@@ -79,9 +82,9 @@ fn usage(v: &Value) -> Usage {
 }
 
 impl WireParser for Parser {
-    fn parse(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, AgentError> {
+    fn parse(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, WireError> {
         let data: Value = serde_json::from_str(&event.data).map_err(|e| {
-            AgentError::Malformed(format!("an Anthropic event that is not JSON ({e}): {:.200}", event.data))
+            WireError::Malformed(format!("an Anthropic event that is not JSON ({e}): `{:.200}`", event.data))
         })?;
         let kind = data.get("type").and_then(Value::as_str).or(event.event.as_deref()).unwrap_or("");
         let index = data.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
@@ -134,7 +137,9 @@ impl WireParser for Parser {
             "error" => {
                 let message = data["error"]["message"].as_str().unwrap_or("unknown error");
                 let kind = data["error"]["type"].as_str().unwrap_or("error");
-                return Err(AgentError::StreamError(format!("{kind}: {message}")));
+                // Anthropic's documented transient kinds; the rest say the request is wrong.
+                let transient = matches!(kind, "overloaded_error" | "api_error" | "rate_limit_error" | "timeout_error");
+                return Err(WireError::Provider { message: format!("{kind}: {message}"), transient });
             }
             _ => vec![],
         })

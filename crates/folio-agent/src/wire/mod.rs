@@ -8,7 +8,6 @@ pub(crate) mod openai;
 
 use serde_json::Value;
 
-use crate::error::AgentError;
 use crate::message::{Message, Part, Role, StopReason, Usage};
 use crate::sse::SseEvent;
 
@@ -61,9 +60,18 @@ pub enum StreamEvent {
     },
 }
 
+/// What a parser found wrong with an event; the client adds where it happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum WireError {
+    /// Not the format's documented shape.
+    Malformed(String),
+    /// The provider's own error event; `transient` when asking again may succeed (overloaded).
+    Provider { message: String, transient: bool },
+}
+
 /// Parses one format's SSE events.
 pub(crate) trait WireParser: Send {
-    fn parse(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, AgentError>;
+    fn parse(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, WireError>;
     /// The marker a complete stream ends with, named for the truncation error.
     fn end_marker(&self) -> &'static str;
 }
@@ -136,8 +144,8 @@ impl TurnBuilder {
         }
     }
 
-    /// The finished turn. Arguments that are not valid JSON are passed on as a string, so the tool
-    /// reports the problem to the model instead of the turn failing.
+    /// The finished turn. Arguments that are not valid JSON are kept as the raw string, so the loop
+    /// returns the problem to the model as the call's error instead of the turn failing.
     pub fn finish(mut self) -> ModelTurn {
         let mut parts = Vec::new();
         if !self.text.is_empty() {

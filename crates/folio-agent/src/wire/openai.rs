@@ -4,8 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{StreamEvent, WireParser, heal};
-use crate::error::AgentError;
+use super::{StreamEvent, WireError, WireParser, heal};
 use crate::message::{ModelRequest, Part, Role, StopReason, Usage};
 use crate::sse::SseEvent;
 
@@ -104,15 +103,15 @@ pub(crate) fn body(req: &ModelRequest, model: &str, max_tokens: u32, param: Toke
 pub(crate) struct Parser;
 
 impl WireParser for Parser {
-    fn parse(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, AgentError> {
+    fn parse(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, WireError> {
         if event.data.trim() == "[DONE]" {
             return Ok(vec![StreamEvent::Done]);
         }
         let data: Value = serde_json::from_str(&event.data)
-            .map_err(|e| AgentError::Malformed(format!("a chunk that is not JSON ({e}): {:.200}", event.data)))?;
+            .map_err(|e| WireError::Malformed(format!("a chunk that is not JSON ({e}): `{:.200}`", event.data)))?;
         if let Some(err) = data.get("error") {
             let message = err["message"].as_str().map(str::to_owned).unwrap_or_else(|| err.to_string());
-            return Err(AgentError::StreamError(message));
+            return Err(WireError::Provider { message, transient: false });
         }
         let mut out = Vec::new();
         if let Some(u) = data.get("usage").filter(|u| !u.is_null()) {

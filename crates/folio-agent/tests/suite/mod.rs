@@ -1,5 +1,6 @@
 mod agent_loop;
 mod ask;
 mod connection;
+mod faults;
 mod stream;
 mod vision;

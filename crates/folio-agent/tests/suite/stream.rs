@@ -203,7 +203,10 @@ async fn a_silent_stream_stalls_with_a_named_error() {
     let p = Provider { idle_timeout_ms: 200, ..provider(WireFormat::OpenAi, &server.base) };
     let (turn, _) = call(p).await;
     let err = turn.unwrap_err().to_string();
-    assert!(err.contains("sent nothing for 0s") || err.contains("sent nothing for"), "{err}");
+    assert!(
+        err.contains("(OpenAI-compatible, model test-model) sent nothing for 0.2 s after its response began"),
+        "{err}"
+    );
 }
 
 #[test]
