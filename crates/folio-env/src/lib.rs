@@ -75,6 +75,7 @@ mod repeat;
 mod runlog;
 mod scripts;
 mod seams;
+mod staged;
 mod tools;
 pub mod verbs;
 mod versions;
@@ -104,10 +105,10 @@ pub use verbs::table::{Capability, Doc, VERBS, Verb, VerbSpec, verb};
 pub use versions::{Revision, Ring, Side, Versions};
 pub use zone::{ZONES, Zone, ZoneRow};
 
-/// Appends a run to `/.env/history.jsonl` (for the script runner).
+/// Appends a run to `/.env/history.jsonl` (for the script runner), through the gateway's checked
+/// path for the environment's own state ([`Gateway::write_state`]).
 pub fn record_run(env: &Environment, record: &RunRecord) -> Result<()> {
-    let limits = env.gateway().limits();
-    runlog::append(env.tree(), record, limits.max_history_lines, limits.max_file_bytes)
+    runlog::append(env.gateway(), record)
 }
 
 /// The orientation text as it would read now (also what `read_file /.env/orientation.md` shows).
