@@ -22,6 +22,10 @@
 //! version ring behind `undo`/`redo`, and the mutation counter from which telemetry *measures*
 //! whether a call changed anything. The host's `mount` door skips read-only paths (seeding
 //! reference material is its purpose) but never overwrites: a taken name gets a `-2` suffix.
+//! The environment's own state — the run log and checkpoints — takes the gateway's checked path
+//! for state ([`Gateway::write_state`]: only under `/.env`, within the size limits, fsynced
+//! before the rename), and a checkpoint restore passes the checks a write does (zones, limits,
+//! script validation, the stored copy's hash), refusing with nothing changed.
 //!
 //! # Verbs and self-description
 //!
