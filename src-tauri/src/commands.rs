@@ -27,14 +27,21 @@ impl AppState {
         self.session.lock().unwrap_or_else(PoisonError::into_inner).clone().ok_or_else(CommandError::no_folder)
     }
 
-    /// Opens `path`, replacing the open folder.
-    pub fn open(&self, path: &str) -> Result<FolderOpenResponse, String> {
+    /// Opens `path`, replacing the open folder; read-only when `read_only` says so, or (`None`)
+    /// when the recent list remembers it was last opened that way.
+    pub fn open(&self, path: &str, read_only: Option<bool>) -> Result<FolderOpenResponse, String> {
         let tauri::async_runtime::RuntimeHandle::Tokio(handle) = tauri::async_runtime::handle();
         let (vision, vision_warning) = crate::agent::settings::vision_for_folder(self.state_dir.as_deref(), &handle);
-        let session = Session::open_with(&PathBuf::from(path), self.state_dir.clone(), vision)?;
+        let folder = PathBuf::from(path);
+        let remembered = || {
+            let real = std::fs::canonicalize(&folder).unwrap_or_else(|_| folder.clone());
+            crate::review::recent::read_only_choice(self.state_dir.as_deref(), &real).unwrap_or(false)
+        };
+        let read_only = read_only.unwrap_or_else(remembered);
+        let session = Session::open_with(&folder, self.state_dir.clone(), vision, read_only)?;
         let mut opened = session.opened();
         opened.warnings.extend(vision_warning);
-        if let Err(e) = crate::review::recent::remember(self.state_dir.as_deref(), session.folder()) {
+        if let Err(e) = crate::review::recent::remember(self.state_dir.as_deref(), session.folder(), read_only) {
             opened.warnings.push(format!("the recent-folders list could not be updated: {e}"));
         }
         *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(session));
@@ -58,7 +65,7 @@ pub async fn folder_open(
     state: State<'_, AppState>,
     params: FolderOpenParams,
 ) -> Result<FolderOpenResponse, CommandError> {
-    Ok(state.open(&params.path)?)
+    Ok(state.open(&params.path, params.read_only)?)
 }
 
 /// `status.get`: the open folder and its pending changes.
@@ -68,7 +75,7 @@ pub async fn status_get(state: State<'_, AppState>) -> Result<StatusGetResponse,
     let notice = state.notice.lock().unwrap_or_else(PoisonError::into_inner).take();
     let mut status = match session {
         Some(session) => blocking(move || session.status()).await?,
-        None => StatusGetResponse { folder: None, changes: Vec::new(), conflicts: 0, notice: None },
+        None => StatusGetResponse { folder: None, changes: Vec::new(), conflicts: 0, notice: None, read_only: false },
     };
     status.notice = notice;
     Ok(status)

@@ -60,7 +60,7 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
 pub fn run() -> Result<(), String> {
     let state = AppState { state_dir: std::env::var_os("FOLIO_STATE_DIR").map(PathBuf::from), ..AppState::default() };
     if let Some(folder) = folder_argument(std::env::args())
-        && let Err(e) = state.open(&folder.to_string_lossy())
+        && let Err(e) = state.open(&folder.to_string_lossy(), None)
     {
         *state.notice.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
     }

@@ -26,6 +26,8 @@ pub struct Session {
     /// What building the host found worth saying (a torn doctor cache…), shown with the
     /// environment's own warnings.
     host_warnings: Vec<String>,
+    /// The folder is open read-only: every change to it is refused, nothing becomes pending.
+    read_only: bool,
 }
 
 fn vpath(raw: &str) -> Result<VPath, String> {
@@ -95,15 +97,18 @@ impl Session {
     /// Opens `folder` with the rendering capabilities wired in, keeping per-folder state under
     /// `state_dir` (`None`: the default state directory).
     pub fn open(folder: &Path, state_dir: Option<PathBuf>) -> Result<Session, String> {
-        Session::open_with(folder, state_dir, None)
+        Session::open_with(folder, state_dir, None, false)
     }
 
     /// As [`Session::open`], with how the agent sees images (`view_image` and `env:vision`, from
-    /// the vision setting).
+    /// the vision setting), and read-only when `read_only` is set (the environment's
+    /// `read_only_folder`: every change the agent or a script attempts is refused with the way
+    /// out, `/tmp` still works, nothing becomes pending).
     pub fn open_with(
         folder: &Path,
         state_dir: Option<PathBuf>,
         vision: Option<folio_agent::VisionSetup>,
+        read_only: bool,
     ) -> Result<Session, String> {
         if !folder.is_dir() {
             return Err(format!(
@@ -139,13 +144,14 @@ impl Session {
             presenter: Some(Arc::new(folio_env::KeepPresented)),
             asker: Some(agent_events.asker()),
             vision: seam,
+            read_only_folder: read_only,
             ..Seams::default()
         };
         let env =
             host.open_folder(folder, seams).map_err(|e| format!("{} could not be opened: {e}", folder.display()))?;
         let folder = env.overlay().map(|o| o.root().to_path_buf()).unwrap_or_else(|| folder.to_path_buf());
         let host_warnings = host.warnings().to_vec();
-        Ok(Session { env: Arc::new(env), folder, progress, agent_events, host_warnings })
+        Ok(Session { env: Arc::new(env), folder, progress, agent_events, host_warnings, read_only })
     }
 
     /// The working environment (the agent loop shares it).
@@ -156,6 +162,11 @@ impl Session {
     /// The queue between the environment and an agent turn (script lines, hand-offs, questions).
     pub fn agent_events(&self) -> &folio_agent::HostEvents {
         &self.agent_events
+    }
+
+    /// True when the folder is open read-only.
+    pub fn read_only(&self) -> bool {
+        self.read_only
     }
 
     /// The folder's absolute path.
@@ -170,6 +181,7 @@ impl Session {
             name: self.folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "/".into()),
             warnings: self.host_warnings.iter().chain(self.env.warnings()).cloned().collect(),
             recovery: self.env.overlay().and_then(|o| o.recovery()).map(|r| r.to_string()),
+            read_only: self.read_only,
         }
     }
 
@@ -184,7 +196,13 @@ impl Session {
     pub fn status(&self) -> Result<StatusGetResponse, String> {
         let changes: Vec<PendingChange> = self.changes()?.iter().map(pending_change).collect();
         let conflicts = changes.iter().filter(|c| c.conflict.is_some()).count() as u32;
-        Ok(StatusGetResponse { folder: Some(self.folder.display().to_string()), changes, conflicts, notice: None })
+        Ok(StatusGetResponse {
+            folder: Some(self.folder.display().to_string()),
+            changes,
+            conflicts,
+            notice: None,
+            read_only: self.read_only,
+        })
     }
 
     /// One directory of the agent's view, with badges; zones the tree does not show (`/.env`)

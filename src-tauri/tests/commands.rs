@@ -412,3 +412,66 @@ fn a_second_launch_opens_its_folder_here_and_says_when_it_cannot() {
     assert_eq!(heard[0].folder.as_deref(), Some(real.as_str()));
     assert!(heard[1].error.as_deref().is_some_and(|e| e.contains("/no/such/folder")), "{:?}", heard[1]);
 }
+
+/// The reference's bug #2 in the app: a folder opened with `readOnly` (the open-folder flow's
+/// "Open read-only" choice) runs a writing script to a refusal that names the fix, and nothing
+/// becomes pending; the choice is remembered in the recent list and reused when the folder is
+/// opened from it, and opening it writable again takes edits.
+#[test]
+fn a_folder_opened_read_only_refuses_every_write_and_nothing_pends() {
+    let app = app();
+    let folder = tempfile::tempdir().unwrap();
+    common::write(folder.path());
+    let path = folder.path().display().to_string();
+    let opened: FolderOpenResponse =
+        call(&app, "folder_open", json!({"params": {"path": path, "readOnly": true}})).unwrap();
+    assert!(opened.read_only, "{opened:?}");
+    assert!(status(&app).read_only);
+
+    let state = tauri::Manager::state::<AppState>(&app.webview);
+    let session = state.current().unwrap();
+    let run = session
+        .run_script(ScriptsRunParams { path: "/scripts/summarise.js".into(), args: None }, Box::new(|_| {}))
+        .unwrap();
+    assert!(!run.ok, "the writing script must fail: {run:?}");
+    let error = run.error.unwrap_or_default();
+    for want in [
+        "cannot write /out/summary.md: the folder is open read-only, so nothing in it can change here",
+        "write to /tmp/summary.md instead",
+    ] {
+        assert!(error.contains(want), "expected {want:?} in:\n{error}");
+    }
+    // The agent's verbs are refused the same way; its scratch zone still works.
+    let env = session.environment();
+    for (verb, args) in [
+        ("write_file", json!({"path": "/out/a.md", "content": "x"})),
+        ("rm", json!({"path": "/notes.txt"})),
+        ("mv", json!({"from": "/notes.txt", "to": "/old.txt"})),
+        ("edit_file", json!({"path": "/notes.txt", "old_str": "milk", "new_str": "tea"})),
+    ] {
+        let reply = env.call(verb, args);
+        assert_eq!(reply.status, folio_env::Status::Error, "{verb}: {}", reply.message);
+        assert!(reply.message.contains("the folder is open read-only"), "{verb}: {}", reply.message);
+    }
+    let reply = env.call("write_file", json!({"path": "/tmp/draft.md", "content": "draft"}));
+    assert_eq!(reply.status, folio_env::Status::Success, "{}", reply.message);
+    let now = status(&app);
+    assert!(now.changes.is_empty(), "nothing is pending: {:?}", now.changes);
+    assert!(!folder.path().join("out").exists());
+    assert_eq!(std::fs::read_to_string(folder.path().join("notes.txt")).unwrap(), "buy milk\ncall the bank\n");
+
+    // Remembered per folder: the recent list says so, and opening it from there (no choice
+    // given) opens it read-only again.
+    let recent: RecentListResponse = call(&app, "recent_list", json!({})).unwrap();
+    assert!(recent.folders[0].read_only, "{:?}", recent.folders);
+    let again: FolderOpenResponse = call(&app, "folder_open", json!({"params": {"path": path}})).unwrap();
+    assert!(again.read_only);
+    // Chosen writable, the same folder takes edits and forgets the read-only choice.
+    let writable: FolderOpenResponse =
+        call(&app, "folder_open", json!({"params": {"path": path, "readOnly": false}})).unwrap();
+    assert!(!writable.read_only && !status(&app).read_only);
+    agent(&app, "write_file", json!({"path": "/out/a.md", "content": "x"}));
+    assert!(status(&app).changes.iter().any(|c| c.path == "/out/a.md"), "the edit is pending");
+    let recent: RecentListResponse = call(&app, "recent_list", json!({})).unwrap();
+    assert!(!recent.folders[0].read_only);
+}

@@ -22,6 +22,8 @@ export function App() {
   const [error, setError] = useState<Problem | null>(null);
   const [version, setVersion] = useState(0);
   const [dialog, setDialog] = useState<"settings" | "doctor" | null>(null);
+  // The open-folder flow's choice: open the picked folder read-only (nothing can become pending).
+  const [openReadOnly, setOpenReadOnly] = useState(false);
 
   const refresh = useCallback(async () => {
     try {
@@ -40,7 +42,7 @@ export function App() {
     refresh().then((s) => {
       if (s?.folder) {
         const name = s.folder.split(/[\\/]/).filter(Boolean).pop() ?? s.folder;
-        setFolder({ folder: s.folder, name, warnings: [], recovery: null });
+        setFolder({ folder: s.folder, name, warnings: [], recovery: null, readOnly: s.readOnly });
       }
     });
   }, [refresh]);
@@ -52,13 +54,14 @@ export function App() {
     setError(null);
     refresh();
   };
-  useSecondLaunch((f) => adopt({ folder: f, name: f.split(/[\\/]/).filter(Boolean).pop() ?? f, warnings: [], recovery: null }), setError);
+  // The status (refreshed by adopt) says whether a second launch's folder opened read-only.
+  useSecondLaunch((f) => adopt({ folder: f, name: f.split(/[\\/]/).filter(Boolean).pop() ?? f, warnings: [], recovery: null, readOnly: false }), setError);
 
   const openFolder = async () => {
     try {
       const picked = await openDialog({ directory: true, multiple: false, title: "Open a folder" });
       if (typeof picked !== "string") return;
-      const opened = await api.folder.open(picked);
+      const opened = await api.folder.open(picked, openReadOnly);
       setFolder(opened);
       setSelected(null);
       setError(null);
@@ -69,6 +72,13 @@ export function App() {
   };
 
   const pending = status?.changes.length ?? 0;
+  const readOnly = status?.readOnly ?? folder?.readOnly ?? false;
+  const readOnlyChoice = (
+    <label class="read-only-choice" title="The agent reads everything and changes nothing in the folder; its scratch space /tmp still works">
+      <input type="checkbox" id="open-read-only" checked={openReadOnly} onChange={(e) => setOpenReadOnly((e.target as HTMLInputElement).checked)} />
+      Open read-only
+    </label>
+  );
   return (
     <div class="app">
       <header class="top">
@@ -79,6 +89,11 @@ export function App() {
         {folder && (
           <div class="folder" id="folder-name" title={folder.folder}>
             {folder.name}
+            {readOnly && (
+              <span class="badge read-only" id="read-only-badge" title="Opened read-only: every change to this folder is refused and nothing can become pending. Open it again without “Open read-only” to make changes.">
+                read-only
+              </span>
+            )}
             <span class="folder-path">{folder.folder}</span>
           </div>
         )}
@@ -89,6 +104,7 @@ export function App() {
         <button id="open-settings" class="secondary" onClick={() => setDialog("settings")}>
           Settings
         </button>
+        {folder && readOnlyChoice}
         {folder && (
           <button id="open-folder" class="secondary" onClick={openFolder}>
             Open Folder…
@@ -117,9 +133,12 @@ export function App() {
               Folio works on a copy of your folder. Nothing reaches your files until you review the changes and commit
               them.
             </p>
-            <button id="open-folder-empty" onClick={openFolder}>
-              Open Folder…
-            </button>
+            <div class="open-row">
+              <button id="open-folder-empty" onClick={openFolder}>
+                Open Folder…
+              </button>
+              {readOnlyChoice}
+            </div>
             <Recent onOpened={adopt} onError={setError} />
           </div>
         </main>

@@ -159,7 +159,12 @@ export function ReviewBar({ status, pending, onChanged, onError }: Props) {
               Select all
             </label>
           </header>
-          {changes.length === 0 && <p class="muted center">Nothing is pending. The folder matches what the agent sees.</p>}
+          {changes.length === 0 && status?.readOnly && (
+            <p class="muted center" id="read-only-review">
+              This folder is open read-only, so nothing can become pending: every change the agent or a script attempts is refused (it can still work in /tmp). Open the folder again without “Open read-only” to make changes you can commit.
+            </p>
+          )}
+          {changes.length === 0 && !status?.readOnly && <p class="muted center">Nothing is pending. The folder matches what the agent sees.</p>}
           <ul class="changes">
             {changes.map((c) => (
               <li class={`change ${c.conflict ? "conflict" : ""}`} data-path={c.path} key={c.path}>
@@ -236,6 +241,11 @@ export function ReviewBar({ status, pending, onChanged, onError }: Props) {
       <footer class="bar">
         <span class={`dot ${pending ? "on" : ""}`} />
         <span id="pending-count">{pending === 0 ? "No pending changes" : `${pending} pending change${pending === 1 ? "" : "s"}`}</span>
+        {status?.readOnly && (
+          <span class="badge read-only" id="read-only-note" title="Open the folder again without “Open read-only” to make changes">
+            read-only: nothing can become pending
+          </span>
+        )}
         {status && status.conflicts > 0 && <span class="badge conflict">{status.conflicts} in conflict</span>}
         {summary && (
           <span class="summary" id="summary">

@@ -8,6 +8,7 @@ import type {
   DiscardApplyParams,
   DiscardApplyResponse,
   FileReadResponse,
+  FolderOpenParams,
   FolderOpenResponse,
   ScriptProgressNotification,
   ScriptsListResponse,
@@ -19,7 +20,9 @@ import type {
 
 export const api = {
   folder: {
-    open: (path: string) => invoke<FolderOpenResponse>("folder_open", { params: { path } }),
+    // readOnly null: the choice remembered for this folder in the recent list.
+    open: (path: string, readOnly: boolean | null = null) =>
+      invoke<FolderOpenResponse>("folder_open", { params: { path, readOnly } satisfies FolderOpenParams }),
   },
   status: {
     get: () => invoke<StatusGetResponse>("status_get"),

@@ -8,19 +8,34 @@
 //! `/std` and `/skills` (regenerated on every start) and the host's read-only paths (the agent
 //! cannot have changed them, and restore must not either). Empty directories are not captured.
 //!
-//! Restore is all-or-nothing: it changes only files that differ, and if a write fails half-way
-//! the files already changed are put back. Afterwards the undo rings of the changed files are
-//! cleared, so `undo` cannot resurrect content from after the checkpoint. Restore goes straight
-//! to the tree (it is not a sequence of agent edits) but still counts as one mutation.
+//! Every write a checkpoint makes — its blobs and manifest — is the environment's own state and
+//! goes through [`crate::Gateway::write_state`]: only under `/.env`, within the size limits, and
+//! crash-safe. A fork is checked against `limits.max_vfs_bytes` before anything is written, and
+//! its manifest is written last, so a fork that fails leaves no checkpoint behind (at most blobs
+//! that `drop` collects).
+//!
+//! Restore passes the checks a write does (the reference's bug #4 skipped them): every file it
+//! would change is checked against the zones, the host's read-only paths and a read-only folder,
+//! its stored copy against the hash it was saved under (a blob changed on disk is refused), its
+//! size against `limits.max_file_bytes` and the tree's growth against `limits.max_vfs_bytes`, and
+//! every script is validated among the files coming back with it ([`crate::staged::Staged`]),
+//! its `.d.ts` regenerated rather than copied. Any refusal is [`EnvError::RestoreRefused`],
+//! naming the file, and nothing changes. Only then, under the gateway lock, does it change the
+//! files that differ; if a write fails half-way the files already changed are put back.
+//! Afterwards the undo rings of the changed files are cleared, so `undo` cannot resurrect
+//! content from after the checkpoint, and the restore counts as one mutation.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use folio_vfs::{Tree, VPath};
+use folio_vfs::{Kind, Tree, VPath};
 use serde::{Deserialize, Serialize};
 
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
 use crate::format::{fmt_bytes, iso, now_ms};
+use crate::mounts::MountTree;
+use crate::pipeline::{DtsPlan, is_derived};
+use crate::staged::Staged;
 
 const DIR: &str = "/.env/checkpoints";
 
@@ -112,22 +127,53 @@ fn load(env: &Environment, name: &str) -> Result<Manifest> {
 /// Saves the tree as checkpoint `name` (replacing one of that name). Returns files and bytes.
 pub fn fork(env: &Environment, name: &str) -> Result<(usize, u64)> {
     check_name(name)?;
-    let tree = env.tree();
+    env.gateway.exclusive(|| fork_locked(env, name))
+}
+
+fn fork_locked(env: &Environment, name: &str) -> Result<(usize, u64)> {
+    let (tree, gateway) = (env.tree(), &env.gateway);
+    let cap = gateway.limits().max_file_bytes;
+    // Pass one hashes each file and keeps none of them, so a large tree is never held in memory.
     let mut files = Vec::new();
+    let mut fresh: BTreeMap<String, VPath> = BTreeMap::new();
     let mut total = 0;
     for path in captured(env)? {
+        let size = tree.stat(&path)?.map_or(0, |s| s.size);
+        if size > cap {
+            gateway.count_limit_hit();
+            return Err(EnvError::refused(format!(
+                "checkpoint \"{name}\" was not saved: {path} is {size} bytes, over the {cap}-byte cap (limits.max_file_bytes) a checkpoint can copy — move it out of the tree, or ask the host to raise limits.max_file_bytes"
+            )));
+        }
         let data = tree.read(&path)?;
         let hash = blake3::hash(&data).to_hex().to_string();
-        let blob = blob_path(&hash)?;
-        if !tree.exists(&blob)? {
-            tree.write(&blob, &data)?;
+        if !fresh.contains_key(&hash) && !tree.exists(&blob_path(&hash)?)? {
+            fresh.insert(hash.clone(), path.clone());
         }
         total += data.len() as u64;
         files.push(FileRef { path, size: data.len() as u64, blob: hash });
     }
     let manifest = Manifest { version: 1, created: iso(now_ms()), files };
     let body = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
-    tree.write(&manifest_path(name)?, &body)?;
+    let target = manifest_path(name)?;
+    let replaced = tree.stat(&target)?.map_or(0, |s| s.size);
+    let sizes: BTreeMap<&VPath, u64> = manifest.files.iter().map(|f| (&f.path, f.size)).collect();
+    let new_bytes = fresh.values().map(|p| sizes.get(p).copied().unwrap_or(0)).sum::<u64>() + body.len() as u64;
+    let would = tree.total_size()?.saturating_add(new_bytes).saturating_sub(replaced);
+    if new_bytes > replaced && would > gateway.limits().max_vfs_bytes {
+        gateway.count_limit_hit();
+        return Err(EnvError::CheckpointTooLarge {
+            name: name.to_owned(),
+            new_bytes,
+            would,
+            cap: gateway.limits().max_vfs_bytes,
+        });
+    }
+    for (hash, path) in &fresh {
+        gateway.write_state_locked(&blob_path(hash)?, &tree.read(path)?)?;
+    }
+    // The manifest last: until it lands there is no checkpoint, only blobs `drop` collects.
+    gateway.write_state_locked(&target, &body)?;
     Ok((manifest.files.len(), total))
 }
 
@@ -150,54 +196,124 @@ pub struct Restored {
     pub forgotten: usize,
 }
 
-/// Puts the tree back exactly as checkpoint `name` saved it.
+/// Puts the tree back exactly as checkpoint `name` saved it, or refuses with nothing changed.
 pub fn restore(env: &Environment, name: &str) -> Result<Restored> {
     let manifest = load(env, name)?;
-    let tree = env.tree();
-    let wanted: BTreeMap<&VPath, &FileRef> = manifest.files.iter().map(|f| (&f.path, f)).collect();
-    let current: BTreeSet<VPath> = captured(env)?.into_iter().collect();
-    // Plan first, so nothing changes when a blob is missing.
-    let mut writes = Vec::new();
+    env.gateway.exclusive(|| restore_locked(env, name, manifest))
+}
+
+/// One change a restore makes: new content, or `None` to remove the file.
+type Change = (VPath, Option<Vec<u8>>);
+
+fn restore_locked(env: &Environment, name: &str, manifest: Manifest) -> Result<Restored> {
+    let (tree, gateway) = (env.tree(), &env.gateway);
+    let refuse = |reason: String, tampered: bool| EnvError::RestoreRefused { name: name.to_owned(), reason, tampered };
+    // Derived `.d.ts` siblings are regenerated from their scripts, never copied back.
+    let wanted: BTreeMap<VPath, FileRef> =
+        manifest.files.into_iter().filter(|f| !is_derived(&f.path)).map(|f| (f.path.clone(), f)).collect();
+    let current: BTreeSet<VPath> = captured(env)?.into_iter().filter(|p| !is_derived(p)).collect();
+    // Plan first, checking every stored copy, so nothing changes when one is missing or altered.
+    let mut planned: BTreeMap<VPath, Option<Vec<u8>>> = BTreeMap::new();
     for (path, f) in &wanted {
-        let data = tree.read(&blob_path(&f.blob)?)?;
-        let same = current.contains(*path) && tree.read(path).is_ok_and(|now| now == data);
+        let data = tree
+            .read(&blob_path(&f.blob)?)
+            .map_err(|e| refuse(format!("its stored copy of {path} is missing ({e})"), true))?;
+        if data.len() as u64 != f.size || blake3::hash(&data).to_hex().as_str() != f.blob {
+            return Err(refuse(
+                format!(
+                    "its stored copy of {path} was changed on disk after the fork (it no longer matches the hash it was saved under)"
+                ),
+                true,
+            ));
+        }
+        let same = current.contains(path) && tree.read(path).is_ok_and(|now| now == data);
         if !same {
-            writes.push(((*path).clone(), data));
+            planned.insert(path.clone(), Some(data));
         }
     }
-    let removals: Vec<VPath> = current.iter().filter(|p| !wanted.contains_key(p)).cloned().collect();
+    for path in current.iter().filter(|p| !wanted.contains_key(*p)) {
+        planned.insert(path.clone(), None);
+    }
+    // Each change passes what a write passes: zones, limits, script validation.
+    let staged = Staged { base: tree, planned: &planned };
+    let (mut changes, mut derived): (Vec<Change>, Vec<Change>) = (Vec::new(), Vec::new());
+    let mut delta = 0i64;
+    for (path, content) in &planned {
+        gateway
+            .check(path, "restore")
+            .map_err(|e| refuse(e.to_string(), !matches!(e, EnvError::ReadOnlyFolder { .. })))?;
+        let before = tree.stat(path)?.filter(|s| s.kind == Kind::File).map_or(0, |s| s.size) as i64;
+        let check = match content {
+            Some(data) => {
+                gateway.check_size(path, data.len() as u64, 0).map_err(|e| refuse(e.to_string(), true))?;
+                delta += data.len() as i64 - before;
+                gateway.validate_in(path, data, &staged).map_err(|e| match e {
+                    EnvError::ScriptRejected { path, reason } => {
+                        refuse(format!("{path} is not a valid script: {reason}"), true)
+                    }
+                    other => refuse(other.to_string(), true),
+                })?
+            }
+            None => {
+                delta -= before;
+                None
+            }
+        };
+        let plan = gateway.plan_dts(path, check.as_ref())?;
+        if let Some((dts, text)) = plan.map(DtsPlan::into_parts) {
+            delta += text.as_ref().map_or(0, |t| t.len() as i64);
+            match text {
+                Some(text) => derived.push((dts, Some(text.into_bytes()))),
+                None if tree.stat(&dts)?.is_some_and(|s| s.kind == Kind::File) => derived.push((dts, None)),
+                None => {}
+            }
+        }
+        changes.push((path.clone(), content.clone()));
+    }
+    if let Some((first, _)) = changes.first() {
+        gateway.check_size(first, 0, delta).map_err(|e| refuse(e.to_string(), false))?;
+    }
+    // Removals first (a file may give way to a directory of the same name), then writes.
+    changes.sort_by_key(|(_, content)| content.is_some());
+    derived.sort_by_key(|(_, content)| content.is_some());
+    let all: Vec<Change> = changes.iter().cloned().chain(derived.iter().cloned()).collect();
+    apply_all(tree, name, &all)?;
+    let touched: Vec<VPath> = changes.iter().map(|(p, _)| p.clone()).collect();
+    let forgotten = gateway.with_versions(|v, t| v.forget(t, &touched))?;
+    if !all.is_empty() {
+        gateway.note_restore();
+    }
+    let put_back = all.iter().filter(|(_, c)| c.is_some()).count();
+    Ok(Restored { put_back, removed: all.len() - put_back, forgotten })
+}
+
+/// Applies every change, or puts back the ones already made when one fails.
+fn apply_all(tree: &MountTree, name: &str, all: &[Change]) -> Result<()> {
     let mut undo_log: Vec<(VPath, Option<Vec<u8>>)> = Vec::new();
     let mut apply = || -> Result<()> {
-        for path in &removals {
+        for (path, content) in all {
             undo_log.push((path.clone(), tree.read(path).ok()));
-            tree.rm(path)?;
-        }
-        for (path, data) in &writes {
-            undo_log.push((path.clone(), tree.read(path).ok()));
-            tree.write(path, data)?;
+            match content {
+                Some(data) => tree.write(path, data)?,
+                None => tree.rm(path)?,
+            }
         }
         Ok(())
     };
-    if let Err(original) = apply() {
-        for (path, before) in undo_log.iter().rev() {
-            let back = match before {
-                Some(data) => tree.write(path, data),
-                None => tree.rm(path),
-            };
-            if back.is_err() {
-                return Err(EnvError::refused(format!(
-                    "restoring checkpoint \"{name}\" failed part-way and the tree could not be rolled back — it is in a mixed state; fork a new checkpoint before repairing it by hand. Original failure: {original}"
-                )));
-            }
+    let Err(original) = apply() else { return Ok(()) };
+    for (path, before) in undo_log.iter().rev() {
+        let back = match before {
+            Some(data) => tree.write(path, data),
+            None if tree.exists(path).unwrap_or(false) => tree.rm(path),
+            None => Ok(()),
+        };
+        if back.is_err() {
+            return Err(EnvError::refused(format!(
+                "restoring checkpoint \"{name}\" failed part-way and the tree could not be rolled back — it is in a mixed state; fork a new checkpoint before repairing it by hand. Original failure: {original}"
+            )));
         }
-        return Err(original);
     }
-    let touched: Vec<VPath> = removals.iter().cloned().chain(writes.iter().map(|(p, _)| p.clone())).collect();
-    let forgotten = env.gateway.with_versions(|v, t| v.forget(t, &touched))?;
-    if !touched.is_empty() {
-        env.gateway.note_restore();
-    }
-    Ok(Restored { put_back: writes.len(), removed: removals.len(), forgotten })
+    Err(original)
 }
 
 /// Deletes checkpoint `name` and any blob no other checkpoint uses.

@@ -125,6 +125,44 @@ pub enum EnvError {
         /// The cap.
         cap: u64,
     },
+    /// The environment tried to store its own state (run log, checkpoint) outside `/.env`. A
+    /// Folio bug: nobody retries, the person reports it.
+    #[error(
+        "cannot store environment state at {path}: the environment keeps its own state (run log, checkpoints) only under /.env, apart from the person's files and the agent's zones — this is a Folio bug; report it with this message"
+    )]
+    StateOutsideEnv {
+        /// Where the write was aimed.
+        path: VPath,
+    },
+    /// A checkpoint fork would grow the tree past `max_vfs_bytes`. The agent drops checkpoints
+    /// or `/tmp` files it no longer needs; the host raises the limit. Nothing was saved.
+    #[error(
+        "checkpoint \"{name}\" was not saved: its {new_bytes} new bytes would grow the tree to {would} bytes, past {cap} bytes (limits.max_vfs_bytes; checkpoints count too). Drop a checkpoint you no longer need (checkpoint({{action:'drop', name:'…'}})), remove what you no longer need under /tmp, or ask the host to raise limits.max_vfs_bytes"
+    )]
+    CheckpointTooLarge {
+        /// The checkpoint.
+        name: String,
+        /// Bytes the fork would add (new blobs and the manifest's growth).
+        new_bytes: u64,
+        /// The tree's size after it.
+        would: u64,
+        /// The cap.
+        cap: u64,
+    },
+    /// A checkpoint restore found a file that could not come back as a write could not: an
+    /// invalid script, a file over the cap, a protected path, content changed on disk since the
+    /// fork. Nothing was changed. The agent forks afresh (and drops the checkpoint) or, for a
+    /// read-only folder, the person reopens it writable.
+    #[error("checkpoint \"{name}\" was not restored, and nothing was changed: {reason}{}", restore_fix(.name, *.tampered))]
+    RestoreRefused {
+        /// The checkpoint.
+        name: String,
+        /// Which file and why, with that refusal's own fix.
+        reason: String,
+        /// True when the checkpoint itself is at fault (its stored copy cannot be trusted or
+        /// could not be written by any write), so dropping it is the fix.
+        tampered: bool,
+    },
     /// The script-validation hook refused a script. The agent fixes the script and writes again.
     #[error("{path} was not saved: {reason}")]
     ScriptRejected {
@@ -233,7 +271,20 @@ impl EnvError {
 
     /// True when the failure is a limit refusal (counted in [`crate::Counters::limit_hits`]).
     pub fn is_limit(&self) -> bool {
-        matches!(self, EnvError::FileTooLarge { .. } | EnvError::TreeTooLarge { .. })
+        matches!(
+            self,
+            EnvError::FileTooLarge { .. } | EnvError::TreeTooLarge { .. } | EnvError::CheckpointTooLarge { .. }
+        )
+    }
+}
+
+fn restore_fix(name: &str, tampered: bool) -> String {
+    if tampered {
+        format!(
+            ". This checkpoint cannot be restored as it is — drop it (checkpoint({{action:'drop', name:'{name}'}})) and fork a new one from a good tree"
+        )
+    } else {
+        String::new()
     }
 }
 

@@ -9,8 +9,12 @@
 //! file still holds the bytes the editor read, so `edit_file` can read again and retry.
 //!
 //! The lock is a plain mutex and is not re-entrant: public methods take it, private helpers
-//! assume it is held. Environment-owned writes (the version index, the run log, orientation,
-//! checkpoints) go to the raw tree and are neither checked nor counted.
+//! assume it is held. The environment's own state — the run log and checkpoints — is stored
+//! through [`Gateway::write_state`]: only inside `/.env`, under the same size limits (so the tree
+//! never grows past `limits.max_vfs_bytes` behind the limit's back, the reference's bug #12),
+//! under the lock, and written crash-safe by the zone's tree (temp file, fsync, rename). It is
+//! not versioned and not counted as a mutation. The version index and orientation still go to
+//! the raw tree.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -197,6 +201,10 @@ impl Gateway {
         }
     }
 
+    pub(crate) fn count_limit_hit(&self) {
+        self.limit_hits.fetch_add(1, Ordering::SeqCst);
+    }
+
     pub(crate) fn count_spillover(&self) {
         self.spillovers.fetch_add(1, Ordering::SeqCst);
     }
@@ -271,7 +279,7 @@ impl Gateway {
     }
 
     /// Refuses a file of `size` bytes at `path`, or a tree growing by `delta` past its cap.
-    fn check_size(&self, path: &VPath, size: u64, delta: i64) -> Result<()> {
+    pub(crate) fn check_size(&self, path: &VPath, size: u64, delta: i64) -> Result<()> {
         let cap = self.limits.max_file_bytes;
         let err = if size > cap {
             Some(EnvError::FileTooLarge { path: path.clone(), size, cap })
@@ -296,17 +304,23 @@ impl Gateway {
 
     /// Runs the validator on a script's new content; `None` for paths outside the pipeline.
     fn validate(&self, path: &VPath, data: &[u8]) -> Result<Option<ScriptCheck>> {
+        self.validate_in(path, data, self.tree.as_ref())
+    }
+
+    /// [`Gateway::validate`] against `tree`, a view of the tree as it will be (a checkpoint
+    /// restore validates each script among the files coming back with it).
+    pub(crate) fn validate_in(&self, path: &VPath, data: &[u8], tree: &dyn Tree) -> Result<Option<ScriptCheck>> {
         if !is_script(path) {
             return Ok(None);
         }
         self.validator
-            .check(path, data, self.tree.as_ref())
+            .check(path, data, tree)
             .map(Some)
             .map_err(|reason| EnvError::ScriptRejected { path: path.clone(), reason })
     }
 
     /// Plans the `.d.ts` sibling of `path` for content that passed `check` (`None`: removal).
-    fn plan_dts(&self, path: &VPath, check: Option<&ScriptCheck>) -> Result<Option<DtsPlan>> {
+    pub(crate) fn plan_dts(&self, path: &VPath, check: Option<&ScriptCheck>) -> Result<Option<DtsPlan>> {
         pipeline::plan(self.tree.as_ref(), path, check, self.limits.max_file_bytes)
     }
 
@@ -389,6 +403,40 @@ impl Gateway {
             return Ok(None);
         }
         self.replace_locked(path, prior.as_deref(), content, script, "edit").map(Some)
+    }
+
+    /// Runs `f` holding the gateway lock, for a multi-step change the environment makes itself
+    /// (a checkpoint fork or restore, a run-log append), so no mutation interleaves with it. The
+    /// lock is not re-entrant: `f` uses [`Gateway::write_state_locked`] and the unlocked checks,
+    /// never the public mutation methods.
+    pub(crate) fn exclusive<T>(&self, f: impl FnOnce() -> T) -> T {
+        let _guard = take(&self.lock);
+        f()
+    }
+
+    /// Stores the environment's own state (the run log, a checkpoint) at `path`: refused outside
+    /// `/.env` ([`EnvError::StateOutsideEnv`]) and past `limits.max_file_bytes` or
+    /// `limits.max_vfs_bytes` (naming the field), written crash-safe by the zone's tree. Not
+    /// versioned, not counted as a mutation.
+    pub fn write_state(&self, path: &VPath, data: &[u8]) -> Result<()> {
+        let _guard = take(&self.lock);
+        self.write_state_locked(path, data)
+    }
+
+    /// [`Gateway::write_state`] for a caller holding the lock ([`Gateway::exclusive`]).
+    pub(crate) fn write_state_locked(&self, path: &VPath, data: &[u8]) -> Result<()> {
+        if crate::zone::Zone::of(path) != Some(crate::zone::Zone::Env) || path.as_str() == "/.env" {
+            return Err(EnvError::StateOutsideEnv { path: path.clone() });
+        }
+        let prior = match self.tree.stat(path)? {
+            Some(s) if s.kind == Kind::Dir => return Err(folio_vfs::VfsError::WriteOntoDirectory(path.clone()).into()),
+            Some(s) => Some(s.size),
+            None => None,
+        };
+        let delta = data.len() as i64 - prior.unwrap_or(0) as i64;
+        self.check_size(path, data.len() as u64, delta)?;
+        self.tree.write_replacing(path, data, prior)?;
+        Ok(())
     }
 
     /// Creates a directory (and its parents).

@@ -22,6 +22,10 @@
 //! version ring behind `undo`/`redo`, and the mutation counter from which telemetry *measures*
 //! whether a call changed anything. The host's `mount` door skips read-only paths (seeding
 //! reference material is its purpose) but never overwrites: a taken name gets a `-2` suffix.
+//! The environment's own state — the run log and checkpoints — takes the gateway's checked path
+//! for state ([`Gateway::write_state`]: only under `/.env`, within the size limits, fsynced
+//! before the rename), and a checkpoint restore passes the checks a write does (zones, limits,
+//! script validation, the stored copy's hash), refusing with nothing changed.
 //!
 //! # Verbs and self-description
 //!
@@ -75,6 +79,7 @@ mod repeat;
 mod runlog;
 mod scripts;
 mod seams;
+mod staged;
 mod tools;
 pub mod verbs;
 mod versions;
@@ -104,10 +109,10 @@ pub use verbs::table::{Capability, Doc, VERBS, Verb, VerbSpec, verb};
 pub use versions::{Revision, Ring, Side, Versions};
 pub use zone::{ZONES, Zone, ZoneRow};
 
-/// Appends a run to `/.env/history.jsonl` (for the script runner).
+/// Appends a run to `/.env/history.jsonl` (for the script runner), through the gateway's checked
+/// path for the environment's own state ([`Gateway::write_state`]).
 pub fn record_run(env: &Environment, record: &RunRecord) -> Result<()> {
-    let limits = env.gateway().limits();
-    runlog::append(env.tree(), record, limits.max_history_lines, limits.max_file_bytes)
+    runlog::append(env.gateway(), record)
 }
 
 /// The orientation text as it would read now (also what `read_file /.env/orientation.md` shows).

@@ -41,16 +41,16 @@ impl Environment {
                 read_only.push(path);
             }
         }
-        let persistent = |name: &str| -> Result<Arc<dyn Tree>> {
+        let persistent = |name: &str, durable: bool| -> Result<Arc<dyn Tree>> {
             Ok(match state_dir {
-                Some(dir) => Arc::new(HostDirTree::open(&dir.join(name))?),
+                Some(dir) => Arc::new(HostDirTree::open(&dir.join(name))?.durable(durable)),
                 None => Arc::new(MemTree::new()),
             })
         };
         let mut zones: Vec<(VPath, Arc<dyn Tree>)> = Vec::new();
         for zone in Zone::ALL {
             let tree = match zone.row().state_subdir {
-                Some(sub) => persistent(sub)?,
+                Some(sub) => persistent(sub, zone.row().durable)?,
                 None => Arc::new(MemTree::new()),
             };
             zones.push((zone.root()?, tree));

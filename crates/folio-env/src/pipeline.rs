@@ -75,6 +75,11 @@ impl DtsPlan {
         DtsPlan { path, text: None }
     }
 
+    /// The sibling's path and its new text (`None`: remove whatever file is there).
+    pub fn into_parts(self) -> (VPath, Option<String>) {
+        (self.path, self.text)
+    }
+
     /// Bytes the plan adds to the tree (for the size check).
     pub fn growth(&self) -> i64 {
         self.text.as_ref().map_or(0, |t| t.len() as i64)

@@ -1,12 +1,18 @@
 //! The run log, `/.env/history.jsonl`: one JSON line per script run, newest last, kept to
 //! `max_history_lines` and to a byte budget of `min(max_file_bytes, max(64 KiB, lines × 256))`
 //! (so a few runs with huge arguments cannot grow it without bound). The script runner appends to it; `history`, `grep` and orientation read it.
-//! It is environment-owned: written to the raw tree, never rolled back by a checkpoint.
+//! It is environment-owned, never rolled back by a checkpoint, and written through
+//! [`Gateway::write_state`] under the gateway lock: inside `/.env` only, within
+//! `limits.max_vfs_bytes` (a full tree refuses the append by name rather than growing past its
+//! cap), and crash-safe — the whole log is rewritten to a temporary file, flushed and renamed, so
+//! a crash leaves the old log or the new one, never a torn line. Two runs finishing at once
+//! cannot lose each other's record, because the read and the rewrite happen under the lock.
 
 use folio_vfs::{Tree, VPath};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
+use crate::gateway::Gateway;
 
 /// Where the log lives.
 pub const PATH: &str = "/.env/history.jsonl";
@@ -40,11 +46,20 @@ pub fn byte_budget(max_lines: usize, max_file_bytes: u64) -> usize {
 
 /// Appends a record, dropping the oldest lines beyond `max_lines`, then the oldest (always
 /// keeping the newest) while the log is over its [`byte_budget`].
-pub fn append(tree: &dyn Tree, record: &RunRecord, max_lines: usize, max_file_bytes: u64) -> Result<()> {
+pub fn append(gateway: &Gateway, record: &RunRecord) -> Result<()> {
     let path = VPath::parse(PATH)?;
-    let existing = tree.read(&path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+    let (max_lines, max_file_bytes) = (gateway.limits().max_history_lines, gateway.limits().max_file_bytes);
+    gateway.exclusive(|| {
+        let body = appended(gateway.tree(), &path, record, max_lines, max_file_bytes);
+        gateway.write_state_locked(&path, body.as_bytes())
+    })
+}
+
+/// The log's new text: the old lines and `record`, trimmed to the line and byte budgets.
+fn appended(tree: &dyn Tree, path: &VPath, record: &RunRecord, max_lines: usize, max_file_bytes: u64) -> String {
+    let existing = tree.read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
     let mut lines: Vec<String> = existing.lines().filter(|l| !l.trim().is_empty()).map(str::to_owned).collect();
-    lines.push(serde_json::to_string(record).unwrap_or_default());
+    lines.push(fitted_line(record, max_file_bytes));
     let excess = lines.len().saturating_sub(max_lines.max(1));
     lines.drain(..excess);
     let budget = byte_budget(max_lines, max_file_bytes);
@@ -55,8 +70,37 @@ pub fn append(tree: &dyn Tree, record: &RunRecord, max_lines: usize, max_file_by
         drop += 1;
     }
     lines.drain(..drop);
-    tree.write(&path, format!("{}\n", lines.join("\n")).as_bytes())?;
-    Ok(())
+    format!("{}\n", lines.join("\n"))
+}
+
+/// `record` as one log line that, with its newline, fits in `max_file_bytes`: a record over it
+/// (a huge preview or arguments) keeps its script, status and timing, its preview and arguments
+/// clipped, so the newest run is always recorded and the log never passes the file cap.
+fn fitted_line(record: &RunRecord, max_file_bytes: u64) -> String {
+    let cap = usize::try_from(max_file_bytes).unwrap_or(usize::MAX).saturating_sub(1);
+    let line = serde_json::to_string(record).unwrap_or_default();
+    if line.len() <= cap {
+        return line;
+    }
+    let mut slim = record.clone();
+    let args_len = slim.args.to_string().len();
+    if args_len > 64 {
+        slim.args = serde_json::Value::String(format!(
+            "[{args_len} chars of arguments not kept: the record was over the file cap]"
+        ));
+    }
+    let mut keep = slim.preview.chars().count();
+    loop {
+        let line = serde_json::to_string(&slim).unwrap_or_default();
+        if line.len() <= cap || keep == 0 {
+            return line;
+        }
+        keep = keep.saturating_sub((line.len() - cap).max(keep / 8).max(1));
+        slim.preview = format!("{}… [clipped]", record.preview.chars().take(keep).collect::<String>());
+        if keep == 0 {
+            slim.preview.clear();
+        }
+    }
 }
 
 /// The last `n` records (unreadable lines skipped), oldest first.

@@ -42,6 +42,9 @@ pub struct ZoneRow {
     /// The state-directory subdirectory that keeps it across processes; `None` when it is
     /// regenerated in memory at every start.
     pub state_subdir: Option<&'static str>,
+    /// True when each write to it is flushed to disk before it replaces the old file (the
+    /// environment's own state: run log, checkpoints, undo history); scratch space skips that.
+    pub durable: bool,
 }
 
 /// The zones, in the order orientation and the tree list them.
@@ -55,6 +58,7 @@ pub static ZONES: [ZoneRow; 4] = [
         served: true,
         in_tree: true,
         state_subdir: Some("tmp"),
+        durable: false,
     },
     ZoneRow {
         zone: Zone::Std,
@@ -65,6 +69,7 @@ pub static ZONES: [ZoneRow; 4] = [
         served: true,
         in_tree: true,
         state_subdir: None,
+        durable: false,
     },
     ZoneRow {
         zone: Zone::Skills,
@@ -75,6 +80,7 @@ pub static ZONES: [ZoneRow; 4] = [
         served: true,
         in_tree: true,
         state_subdir: None,
+        durable: false,
     },
     ZoneRow {
         zone: Zone::Env,
@@ -85,6 +91,7 @@ pub static ZONES: [ZoneRow; 4] = [
         served: false,
         in_tree: false,
         state_subdir: Some("dotenv"),
+        durable: true,
     },
 ];
 

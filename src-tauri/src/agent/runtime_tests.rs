@@ -241,7 +241,7 @@ async fn the_vision_setting_reaches_a_folder_opened_after_it_or_says_why_not() {
     let (bad, warning) = with("nonesuch:model");
     assert!(bad.is_none());
     assert!(warning.unwrap().contains("no provider named `nonesuch`"));
-    let session = Session::open_with(f.folder.path(), Some(f.state.path().to_path_buf()), separate).unwrap();
+    let session = Session::open_with(f.folder.path(), Some(f.state.path().to_path_buf()), separate, false).unwrap();
     let verbs: Vec<&str> = session.environment().tools().iter().map(|t| t.name).collect();
     assert!(verbs.contains(&"view_image"), "{verbs:?}");
     let plain = Session::open(f.folder.path(), Some(f.state.path().to_path_buf())).unwrap();

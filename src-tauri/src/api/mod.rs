@@ -23,6 +23,11 @@ pub use review::*;
 pub struct FolderOpenParams {
     /// The folder on disk.
     pub path: String,
+    /// Open it read-only: the agent reads everything and changes nothing in it (its `/tmp`
+    /// still works), so nothing ever becomes pending. `None`: the choice remembered for this
+    /// folder in the recent list (writable when there is none).
+    #[serde(default)]
+    pub read_only: Option<bool>,
 }
 
 /// What opening a folder found.
@@ -37,6 +42,8 @@ pub struct FolderOpenResponse {
     pub warnings: Vec<String>,
     /// What crash recovery did, when it had to.
     pub recovery: Option<String>,
+    /// True when the folder is open read-only (every change to it is refused, nothing pends).
+    pub read_only: bool,
 }
 
 /// Which folder is open and what is pending in it.
@@ -51,6 +58,8 @@ pub struct StatusGetResponse {
     pub conflicts: u32,
     /// A message to show once (why the folder on the command line did not open).
     pub notice: Option<String>,
+    /// True when the open folder is open read-only: nothing can become pending.
+    pub read_only: bool,
 }
 
 /// What a pending change does.

@@ -220,6 +220,8 @@ pub struct RecentFolder {
     pub name: String,
     /// False when it is no longer there.
     pub exists: bool,
+    /// True when it was last opened read-only (opening it again from the list does the same).
+    pub read_only: bool,
 }
 
 /// Recently opened folders, newest first.

@@ -87,7 +87,7 @@ pub fn second_launch<R: Runtime>(app: &AppHandle<R>, args: Vec<String>, cwd: Str
     let Some(folder) = crate::folder_argument(args) else { return };
     let folder = std::path::Path::new(&cwd).join(folder);
     let state = app.state::<AppState>();
-    let note = match state.open(&folder.to_string_lossy()) {
+    let note = match state.open(&folder.to_string_lossy(), None) {
         Ok(opened) => FolderOpenedNotification { folder: Some(opened.folder), error: None },
         Err(e) => FolderOpenedNotification { folder: None, error: Some(e) },
     };

@@ -5,7 +5,13 @@ export type FolderOpenParams = {
 /**
  * The folder on disk.
  */
-path: string, };
+path: string, 
+/**
+ * Open it read-only: the agent reads everything and changes nothing in it (its `/tmp`
+ * still works), so nothing ever becomes pending. `None`: the choice remembered for this
+ * folder in the recent list (writable when there is none).
+ */
+readOnly: boolean | null, };
 
 export type FolderOpenResponse = { 
 /**
@@ -23,7 +29,11 @@ warnings: Array<string>,
 /**
  * What crash recovery did, when it had to.
  */
-recovery: string | null, };
+recovery: string | null, 
+/**
+ * True when the folder is open read-only (every change to it is refused, nothing pends).
+ */
+readOnly: boolean, };
 
 export type StatusGetResponse = { 
 /**
@@ -41,7 +51,11 @@ conflicts: number,
 /**
  * A message to show once (why the folder on the command line did not open).
  */
-notice: string | null, };
+notice: string | null, 
+/**
+ * True when the open folder is open read-only: nothing can become pending.
+ */
+readOnly: boolean, };
 
 export type ChangeKindName = "added" | "modified" | "deleted" | "renamed";
 

@@ -208,7 +208,11 @@ name: string,
 /**
  * False when it is no longer there.
  */
-exists: boolean, };
+exists: boolean, 
+/**
+ * True when it was last opened read-only (opening it again from the list does the same).
+ */
+readOnly: boolean, };
 
 export type RecentListResponse = { 
 /**

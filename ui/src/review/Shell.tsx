@@ -88,9 +88,10 @@ export function Recent({ onOpened, onError }: { onOpened: (r: FolderOpenResponse
       .catch((e) => onError(problem(e)));
   }, []);
   if (folders.length === 0) return null;
-  const open = async (path: string) => {
+  // readOnly null: the choice remembered for the folder.
+  const open = async (path: string, readOnly: boolean | null) => {
     try {
-      onOpened(await api.folder.open(path));
+      onOpened(await api.folder.open(path, readOnly));
     } catch (e) {
       onError(problem(e));
     }
@@ -101,10 +102,18 @@ export function Recent({ onOpened, onError }: { onOpened: (r: FolderOpenResponse
       <ul>
         {folders.map((f) => (
           <li key={f.path}>
-            <button class="secondary" data-recent={f.path} disabled={!f.exists} title={f.exists ? f.path : `${f.path} is gone`} onClick={() => open(f.path)}>
-              {f.name}
+            <button class="secondary" data-recent={f.path} disabled={!f.exists} title={f.exists ? f.path : `${f.path} is gone`} onClick={() => open(f.path, null)}>
+              <span>
+                {f.name}
+                {f.readOnly && <span class="badge read-only">read-only</span>}
+              </span>
               <span class="recent-path">{f.exists ? f.path : `${f.path} (missing)`}</span>
             </button>
+            {f.exists && (
+              <button class="link small recent-mode" data-recent-mode={f.path} onClick={() => open(f.path, !f.readOnly)}>
+                {f.readOnly ? "Open writable" : "Open read-only"}
+              </button>
+            )}
           </li>
         ))}
       </ul>

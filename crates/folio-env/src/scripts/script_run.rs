@@ -144,9 +144,9 @@ fn logged_args(args: &Value) -> Value {
     if n <= 500 { args.clone() } else { Value::String(format!("{}… [{n} chars total]", clip(&text, 500))) }
 }
 
-/// Appends one run to the run log; a failure to log never fails the run (it is reported in the
-/// environment's warnings stream instead, i.e. dropped: the run itself already happened).
-pub(crate) fn log(env: &Environment, report: &RunReport, args: &Value, kind: &str, started_ms: i64) {
+/// Appends one run to the run log. A failure to log never fails the run (it already happened):
+/// the reason is returned as a note for the reply, so the refusal (a full tree, say) is seen.
+pub(crate) fn log(env: &Environment, report: &RunReport, args: &Value, kind: &str, started_ms: i64) -> Option<String> {
     let preview = match &report.error {
         Some(e) => clip(e, 200),
         None => clip(&report.result_text.clone().unwrap_or_default(), 200),
@@ -161,7 +161,9 @@ pub(crate) fn log(env: &Environment, report: &RunReport, args: &Value, kind: &st
         preview,
         spill: report.spill.clone(),
     };
-    let _ = crate::record_run(env, &record);
+    crate::record_run(env, &record)
+        .err()
+        .map(|e| format!("(this run was not recorded in {}: {e})", crate::runlog::PATH))
 }
 
 /// Builds the report of a settled run; `spill` decides whether oversized sections go to files.
@@ -233,8 +235,10 @@ impl Environment {
         let started = now_ms();
         let run_id = self.next_run_id();
         let run = execute(self, &path, &args, timeout_ms, cancel, &run_id)?;
-        let report = report(self, &path, run, true);
-        log(self, &report, &args, "run", started);
+        let mut report = report(self, &path, run, true);
+        if let Some(note) = log(self, &report, &args, "run", started) {
+            report.text.push_str(&format!("\n{note}"));
+        }
         Ok(report)
     }
 }

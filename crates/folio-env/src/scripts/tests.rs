@@ -54,7 +54,7 @@ pub(crate) fn run_tests(env: &Environment, root: &VPath, cancel: Option<&CancelT
         let run_id = env.next_run_id();
         let run = execute(env, file, &args, None, cancel, &run_id)?;
         let rep = report(env, file, run, false);
-        log(env, &rep, &args, "test", started);
+        let unlogged = log(env, &rep, &args, "test", started);
         if rep.ok {
             passed += 1;
             body.push(format!("PASS  {file}  ({}ms)", rep.duration_ms));
@@ -67,6 +67,7 @@ pub(crate) fn run_tests(env: &Environment, root: &VPath, cancel: Option<&CancelT
         for line in &rep.stderr {
             body.push(format!("        stderr: {line}"));
         }
+        body.extend(unlogged.map(|note| format!("        {note}")));
     }
     let summary = format!("{passed}/{} test file(s) passed", files.len());
     let limits = env.gateway.limits();

@@ -10,6 +10,7 @@ mod person;
 mod pipeline;
 mod runs;
 mod size;
+mod state;
 mod table;
 mod verbs;
 mod view;
