@@ -7,6 +7,9 @@ use std::process::{Command, Output};
 
 use folio_vfs::{Overlay, OverlayOptions, Tree, VPath};
 
+#[path = "cli/advertised.rs"]
+mod advertised;
+
 struct Case {
     tmp: tempfile::TempDir,
 }
