@@ -158,11 +158,21 @@ fn office_row(renderer: &Renderer, probe: &dyn Probe) -> Capability {
     let path = match find_soffice(renderer.soffice_path.as_deref(), &renderer.host) {
         Ok(path) => path,
         Err(tried) => {
+            // FOLIO_SOFFICE_PATH naming nothing is never passed over, so installing LibreOffice
+            // would not help until the variable is fixed: say that first.
+            let named = renderer.host.env.get("FOLIO_SOFFICE_PATH").filter(|v| !v.is_empty());
+            let fix = match named {
+                Some(v) if !Path::new(v).is_file() => format!(
+                    "point FOLIO_SOFFICE_PATH at the soffice executable, or unset it to search PATH; to install it: {}",
+                    platform.office_fix(&OfficeApp::ALL)
+                ),
+                _ => platform.office_fix(&OfficeApp::ALL),
+            };
             return Capability::fail(
                 "libreoffice",
                 false,
                 format!("not found (optional: without it .docx/.xlsx/.pptx are refused); looked at {tried}"),
-                platform.office_fix(&OfficeApp::ALL),
+                fix,
             );
         }
     };

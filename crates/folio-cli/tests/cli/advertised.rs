@@ -17,6 +17,7 @@
 //!
 //! The fixture table proves each rule catches what it is for: a fake doc mentioning `env:motion`
 //! fails, and so on.
+#![allow(clippy::panic)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
