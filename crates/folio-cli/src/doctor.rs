@@ -38,6 +38,14 @@ impl ProviderEnv {
 /// The way to a model without any key, as the fix lines give it: a local Ollama.
 const LOCAL_FIX: &str = "export FOLIO_PROVIDER=ollama FOLIO_MODEL=<a model from `ollama list`>";
 
+/// How a person finds the model name a local server serves, for the fix line's placeholder.
+fn local_model(provider: &str) -> &'static str {
+    match provider {
+        "ollama" => "a model from `ollama list`",
+        _ => "a model loaded in the server",
+    }
+}
+
 fn provider(ok: bool, detail: String, fix: String) -> doctor::Capability {
     doctor::Capability { name: "provider".into(), ok, required: false, detail, fix }
 }
@@ -75,7 +83,7 @@ fn provider_row(env: &ProviderEnv) -> doctor::Capability {
             (None, true) => provider(
                 false,
                 format!("{} at {at} needs no key, but no model is named — folio ask would stop", preset.name),
-                format!("export FOLIO_MODEL=<a model from `{} list`>   (or pass --model to folio ask)", preset.name),
+                format!("export FOLIO_MODEL=<{}>   (or pass --model to folio ask)", local_model(preset.name)),
             ),
         };
     };

@@ -6,6 +6,7 @@
 const PLACEHOLDERS: &[(&str, &str)] = &[
     ("<your key", "sk-test-key"),
     ("<a model from", "llama3.2"),
+    ("<a model loaded", "qwen2.5-7b-instruct"),
     // A provider that runs locally, so the next fix line is about a model, not a key.
     ("<one of", "ollama"),
 ];
