@@ -440,6 +440,19 @@ fn everything_the_agent_reads_names_only_what_is_registered() {
     let rows: Vec<&str> = capabilities.as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(rows, ["pdfium", "libreoffice"], "capabilities() names only the tools env:render uses");
     let problems = check(&texts, &truth);
+    if let Some(dir) = std::env::var_os("FOLIO_RELIABILITY_DIR") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let figure = json!({
+            "area": "advertised",
+            "texts_checked": texts.len(),
+            "bytes_checked": texts.iter().map(|t| t.body.len()).sum::<usize>(),
+            "modules": truth.exports.len(),
+            "exports": truth.exports.values().map(BTreeMap::len).sum::<usize>(),
+            "false_mentions": problems.len(),
+        });
+        std::fs::write(dir.join("advertised.json"), serde_json::to_string_pretty(&figure).unwrap()).unwrap();
+    }
     assert!(problems.is_empty(), "the agent is shown what is not there:\n{}", problems.join("\n"));
 }
 
