@@ -89,3 +89,31 @@ fn conversation_commands_need_a_folder_and_name_what_is_missing() {
     assert!(names.contains(&"pdfium") && names.last() == Some(&"provider"), "{names:?}");
     assert!(doctor.rows.iter().all(|r| r.ok || !r.fix.is_empty()), "every failing row names its fix");
 }
+
+/// The Doctor panel's provider row, red for a local server with no model saved, says to fill the
+/// model in Settings (a key would not help); doing that turns it green.
+#[test]
+fn the_provider_rows_fix_in_the_doctor_panel_works_when_followed() {
+    let app = app();
+    let provider_row = |app: &mock::App| -> DoctorRow {
+        let doctor: DoctorGetResponse = call(app, "doctor_get", json!({})).unwrap();
+        doctor.rows.into_iter().find(|r| r.name == "provider").unwrap()
+    };
+    let mut settings = AgentSettings {
+        provider: "ollama".into(),
+        model: String::new(),
+        base_url: String::new(),
+        vision_model: String::new(),
+        max_turns: 30,
+    };
+    let _: SettingsGetResponse =
+        call(&app, "settings_save", json!({"params": {"settings": settings, "apiKey": null}})).unwrap();
+    let red = provider_row(&app);
+    assert!(!red.ok, "{red:?}");
+    assert!(red.fix.contains("Settings") && red.fix.contains("model") && !red.fix.contains("key"), "{}", red.fix);
+    settings.model = "llama3.2".into();
+    let _: SettingsGetResponse =
+        call(&app, "settings_save", json!({"params": {"settings": settings, "apiKey": null}})).unwrap();
+    let green = provider_row(&app);
+    assert!(green.ok && green.fix.is_empty(), "{green:?}");
+}

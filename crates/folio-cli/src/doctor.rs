@@ -10,54 +10,103 @@ use std::process::ExitCode;
 use anyhow::Result;
 use folio_render::doctor;
 
-/// The model provider `folio ask` would use (`FOLIO_PROVIDER`, default anthropic): whether its key
-/// is found. Optional: rendering works without one. No request is made.
-fn provider_row() -> doctor::Capability {
-    let name = std::env::var("FOLIO_PROVIDER").ok().filter(|p| !p.is_empty()).unwrap_or_else(|| "anthropic".into());
+/// What the provider row reads: the variables `folio ask` takes its defaults from, and where it
+/// finds keys. One struct so a test can give the row a clean environment.
+struct ProviderEnv {
+    provider: Option<String>,
+    model: Option<String>,
+    base_url: Option<String>,
+    secrets: folio_store::Secrets,
+}
+
+impl ProviderEnv {
+    /// This process's variables, and the keys `folio ask` would read for `state_dir` (the
+    /// keychain, then `keys.json` under the state root, which the desktop app writes where no
+    /// keychain runs).
+    fn from_process(state_dir: Option<PathBuf>) -> ProviderEnv {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let root = state_dir.or_else(|| folio_vfs::default_state_root().ok());
+        ProviderEnv {
+            provider: var("FOLIO_PROVIDER"),
+            model: var("FOLIO_MODEL"),
+            base_url: var("FOLIO_BASE_URL"),
+            secrets: root.map_or_else(folio_store::Secrets::default, |r| folio_store::Secrets::for_state_root(&r)),
+        }
+    }
+}
+
+/// The way to a model without any key, as the fix lines give it: a local Ollama.
+const LOCAL_FIX: &str = "export FOLIO_PROVIDER=ollama FOLIO_MODEL=<a model from `ollama list`>";
+
+/// How a person finds the model name a local server serves, for the fix line's placeholder.
+fn local_model(provider: &str) -> &'static str {
+    match provider {
+        "ollama" => "a model from `ollama list`",
+        _ => "a model loaded in the server",
+    }
+}
+
+fn provider(ok: bool, detail: String, fix: String) -> doctor::Capability {
+    doctor::Capability { name: "provider".into(), ok, required: false, detail, fix }
+}
+
+/// The model provider `folio ask` would use (`FOLIO_PROVIDER`, default anthropic): whether it
+/// can start — its key is found, or (for a local server) a model is named. Optional: rendering
+/// works without one. No request is made. Each fix line, followed, turns the row green (the
+/// CLI's doctor tests follow every one).
+fn provider_row(env: &ProviderEnv) -> doctor::Capability {
+    let name = env.provider.clone().unwrap_or_else(|| "anthropic".into());
     let Some(preset) = folio_agent::preset(&name) else {
         let names: Vec<&str> = folio_agent::PRESETS.iter().map(|p| p.name).collect();
-        return doctor::Capability {
-            name: "provider".into(),
-            ok: false,
-            required: false,
-            detail: format!("FOLIO_PROVIDER names `{name}`, which Folio does not know"),
-            fix: format!("set FOLIO_PROVIDER to one of {}", names.join(", ")),
-        };
+        return provider(
+            false,
+            format!("FOLIO_PROVIDER names `{name}`, which Folio does not know"),
+            format!("export FOLIO_PROVIDER=<one of {}>", names.join(", ")),
+        );
     };
+    let at = env.base_url.as_deref().unwrap_or(preset.base_url);
     let Some(var) = preset.key_env else {
-        return doctor::Capability {
-            name: "provider".into(),
-            ok: true,
-            required: false,
-            detail: format!("{} at {} needs no key (pass --model to folio ask)", preset.name, preset.base_url),
-            fix: String::new(),
+        return match (&env.model, preset.default_model.is_empty()) {
+            (Some(model), _) => provider(
+                true,
+                format!("{} at {at} with model {model}, no key needed — folio ask can run", preset.name),
+                String::new(),
+            ),
+            (None, false) => provider(
+                true,
+                format!(
+                    "{} at {at} with model {}, no key needed — folio ask can run",
+                    preset.name, preset.default_model
+                ),
+                String::new(),
+            ),
+            (None, true) => provider(
+                false,
+                format!("{} at {at} needs no key, but no model is named — folio ask would stop", preset.name),
+                format!("export FOLIO_MODEL=<{}>   (or pass --model to folio ask)", local_model(preset.name)),
+            ),
         };
     };
-    let (key, _) = folio_store::Secrets::default().get(preset.name, Some(var));
+    let (key, _) = env.secrets.get(preset.name, Some(var));
     match key {
-        Some((_, source)) => doctor::Capability {
-            name: "provider".into(),
-            ok: true,
-            required: false,
-            detail: format!("{} key found in {source} — folio ask can run", preset.name),
-            fix: String::new(),
-        },
-        None => doctor::Capability {
-            name: "provider".into(),
-            ok: false,
-            required: false,
-            detail: format!("no {} key in the keychain or {var} — folio ask cannot reach the model", preset.name),
-            fix: format!("export {var}=<your key>   (or FOLIO_PROVIDER=ollama with a local model)"),
-        },
+        Some((_, source)) => {
+            provider(true, format!("{} key found in {source} — folio ask can run", preset.name), String::new())
+        }
+        None => provider(
+            false,
+            format!("no {} key in the keychain, the key file or {var} — folio ask cannot reach the model", preset.name),
+            format!("export {var}=<your key>   (or, with no key, a local model: {LOCAL_FIX})"),
+        ),
     }
 }
 
 pub(crate) fn run(state_dir: Option<PathBuf>, json: bool) -> Result<ExitCode> {
+    let state_dir_for_keys = state_dir.clone();
     let (mut rows, warnings) = folio_host::probe_doctor(state_dir);
     for warning in warnings {
         eprintln!("folio: warning: {warning}");
     }
-    rows.push(provider_row());
+    rows.push(provider_row(&ProviderEnv::from_process(state_dir_for_keys)));
     let ready = doctor::ready(&rows);
     if json {
         println!("{}", serde_json::to_string_pretty(&serde_json::json!({"ready": ready, "capabilities": rows}))?);

@@ -7,6 +7,9 @@ use std::process::{Command, Output};
 use folio_agent::testing::{FakeServer, Reply, anthropic, openai};
 use serde_json::{Value, json};
 
+#[path = "common/fix_line.rs"]
+mod fix_line;
+
 async fn folio(args: Vec<String>, envs: Vec<(&'static str, String)>) -> Output {
     tokio::task::spawn_blocking(move || {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_folio"));
@@ -224,6 +227,58 @@ async fn the_folio_provider_variables_are_the_defaults_and_an_unpriced_model_say
     let request = &server.requests()[0];
     assert_eq!(request.header("authorization"), Some("Bearer sk-test"));
     assert_eq!(request.body["model"], json!("house-model-7"), "FOLIO_MODEL is the model");
+}
+
+/// A new user without any key asks `folio doctor`, follows its provider row's fix line the way
+/// that needs no key (its `export FOLIO_PROVIDER=ollama FOLIO_MODEL=…`), points FOLIO_BASE_URL
+/// at their local OpenAI-compatible server (here a fake one on 127.0.0.1), and `folio ask`
+/// answers — with no flag, and no Anthropic key asked for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_user_without_a_key_follows_the_doctor_to_an_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    let state = tmp.path().join("state").display().to_string();
+    let doctor = |envs: Vec<(&'static str, String)>| {
+        let state = state.clone();
+        async move {
+            let out = folio(vec!["--state-dir".into(), state, "doctor".into(), "--json".into()], envs).await;
+            let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+            report["capabilities"].as_array().unwrap().iter().find(|r| r["name"] == "provider").unwrap().clone()
+        }
+    };
+    let row = doctor(vec![]).await;
+    let fix = match row["ok"].as_bool() {
+        Some(false) => row["fix"].as_str().unwrap().to_owned(),
+        _ => {
+            assert!(row["detail"].as_str().unwrap().contains("keychain"), "no key anywhere: {row}");
+            println!("this machine's keychain holds a key; following the advice a keyless user gets");
+            "export ANTHROPIC_API_KEY=<your key>   (or, with no key, a local model: export FOLIO_PROVIDER=ollama FOLIO_MODEL=<a model from `ollama list`>)".to_owned()
+        }
+    };
+    let server = FakeServer::start(vec![Reply::sse(openai("Hello from the local model.", &[], 40))]).await.unwrap();
+    let mut envs: Vec<(&'static str, String)> = fix_line::export_group(&fix, "FOLIO_PROVIDER")
+        .into_iter()
+        .map(|(k, v)| (&*Box::leak(k.into_boxed_str()), v))
+        .collect();
+    assert_eq!(envs.iter().map(|(k, _)| *k).collect::<Vec<_>>(), ["FOLIO_PROVIDER", "FOLIO_MODEL"], "{fix}");
+    envs.push(("FOLIO_BASE_URL", format!("{}/v1", server.base)));
+    let row = doctor(envs.clone()).await;
+    assert_eq!(row["ok"], true, "the doctor agrees once its advice is followed: {row}");
+
+    let out = folio(
+        vec!["--state-dir".into(), state.clone(), "ask".into(), folder.display().to_string(), "Hello?".into()],
+        envs,
+    )
+    .await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("ANTHROPIC_API_KEY") && !err.contains("no API key"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Hello from the local model."), "{text}");
+    let request = &server.requests()[0];
+    assert_eq!(request.body["model"], json!("llama3.2"), "FOLIO_MODEL from the fix line is the model");
+    assert_eq!(request.header("authorization"), None, "a local server gets no key");
 }
 
 /// The model writes a script with a bug, runs it, reads the error, fixes it, runs it again (the

@@ -7,6 +7,13 @@ use std::process::{Command, Output};
 
 use folio_vfs::{Overlay, OverlayOptions, Tree, VPath};
 
+#[path = "cli/advertised.rs"]
+mod advertised;
+#[path = "cli/doctor_fixes.rs"]
+mod doctor_fixes;
+#[path = "common/fix_line.rs"]
+mod fix_line;
+
 struct Case {
     tmp: tempfile::TempDir,
 }

@@ -13,7 +13,8 @@
 //! - **The limits** a script runs under (the environment's defaults, one source for both the
 //!   gateway and the engine).
 //! - **The doctor's rows, once per start.** PDFium, LibreOffice, Chromium and ffmpeg are found
-//!   by folio-render's discovery; a found tool's version comes from [`doctor_cache`], which
+//!   by folio-render's discovery (a module is given only the rows of the tools it uses,
+//!   `folio_render::doctor::rows_for`); a found tool's version comes from [`doctor_cache`], which
 //!   spawns `--version` only for a tool whose path, size or modification time changed since it
 //!   was last asked. `folio doctor` ([`probe_doctor`]) always asks again and refreshes the cache.
 //!

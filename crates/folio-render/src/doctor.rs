@@ -8,6 +8,11 @@
 //! one refuses only the files that need it). The shape `{name, ok, required, detail, fix}` is
 //! what every surface serialises; it does not change without changing them all.
 //!
+//! The doctor shows every row, but the agent is shown only what it can use: [`USED_BY`] says
+//! which `env:` modules use each row's tool, and a module's "On this host" section and its
+//! `capabilities()` are [`rows_for`] that module. Chromium and ffmpeg are checked (the desktop's
+//! previews use ffmpeg) but no module uses them yet, so no agent reads about them.
+//!
 //! A found tool's row needs its version, which means running it (`soffice --version` is a
 //! process start of ~0.1–0.2 s). That question goes through [`Probe`]: [`RunProbe`] runs the
 //! tool; a host can answer it from a cache instead (folio-host keeps one in the state root,
@@ -110,6 +115,23 @@ fn lost(name: &str) -> Capability {
     )
 }
 
+/// Which `env:` modules (names without `env:`) use the tool behind each doctor row — the one
+/// table that says so. A row missing here is used by no module; a test checks that every row the
+/// doctor computes is listed, so a new tool states its users when it is added.
+pub const USED_BY: &[(&str, &[&str])] =
+    &[("pdfium", &["render"]), ("libreoffice", &["render"]), ("chromium", &[]), ("ffmpeg", &[])];
+
+/// The modules that use row `name`'s tool (empty for a tool no module uses yet).
+pub fn used_by(name: &str) -> &'static [&'static str] {
+    USED_BY.iter().find(|(row, _)| *row == name).map_or(&[], |(_, modules)| modules)
+}
+
+/// The rows of the tools `module` uses, in the doctor's order: what that module tells the agent
+/// about this host.
+pub fn rows_for(module: &str, rows: &[Capability]) -> Vec<Capability> {
+    rows.iter().filter(|r| used_by(&r.name).contains(&module)).cloned().collect()
+}
+
 /// True when every required row passes.
 pub fn ready(rows: &[Capability]) -> bool {
     rows.iter().all(|r| r.ok || !r.required)
@@ -122,15 +144,12 @@ fn pdfium_row(renderer: &Renderer) -> Capability {
             true,
             format!("{} — env:render can rasterise PDFs", engine.library_path().display()),
         ),
-        Err(e) => Capability::fail(
-            "pdfium",
-            true,
-            match &e {
-                crate::RenderError::PdfiumMissing { tried, .. } => format!("not loadable; tried {tried}"),
-                other => other.to_string(),
-            },
-            renderer.host.platform.pdfium_fix(),
-        ),
+        // The loader's own fix: when FOLIO_PDFIUM_PATH names a library that is not there, it
+        // says to re-point or unset the variable (installing PDFium elsewhere would not help).
+        Err(crate::RenderError::PdfiumMissing { tried, fix }) => {
+            Capability::fail("pdfium", true, format!("not loadable; tried {tried}"), fix)
+        }
+        Err(other) => Capability::fail("pdfium", true, other.to_string(), renderer.host.platform.pdfium_fix()),
     }
 }
 
@@ -139,11 +158,21 @@ fn office_row(renderer: &Renderer, probe: &dyn Probe) -> Capability {
     let path = match find_soffice(renderer.soffice_path.as_deref(), &renderer.host) {
         Ok(path) => path,
         Err(tried) => {
+            // FOLIO_SOFFICE_PATH naming nothing is never passed over, so installing LibreOffice
+            // would not help until the variable is fixed: say that first.
+            let named = renderer.host.env.get("FOLIO_SOFFICE_PATH").filter(|v| !v.is_empty());
+            let fix = match named {
+                Some(v) if !Path::new(v).is_file() => format!(
+                    "point FOLIO_SOFFICE_PATH at the soffice executable, or unset it to search PATH; to install it: {}",
+                    platform.office_fix(&OfficeApp::ALL)
+                ),
+                _ => platform.office_fix(&OfficeApp::ALL),
+            };
             return Capability::fail(
                 "libreoffice",
                 false,
                 format!("not found (optional: without it .docx/.xlsx/.pptx are refused); looked at {tried}"),
-                platform.office_fix(&OfficeApp::ALL),
+                fix,
             );
         }
     };

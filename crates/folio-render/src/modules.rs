@@ -81,6 +81,9 @@ pub fn render_module(renderer: Arc<Renderer>) -> NativeModule {
 /// at the end of /std/render/README.md, so the agent learns it before writing code rather than
 /// from a refusal, and returned by capabilities() for a script that decides at run time.
 pub fn render_module_with(renderer: Arc<Renderer>, rows: &[crate::Capability]) -> NativeModule {
+    // Only the tools this module uses (doctor::USED_BY): the agent is never told about one it
+    // cannot reach through env:render.
+    let rows = &crate::doctor::rows_for("render", rows);
     let mut on_host = String::from("\n\n## On this host\n\n");
     for row in rows {
         let mark = if row.ok { "available" } else { "MISSING" };
@@ -159,7 +162,7 @@ export interface RasterizeResult {
 export function rasterize(path: string, outDir: string, options?: RasterizeOptions): Promise<RasterizeResult>;
 /** The same as rasterize. */
 export function render(path: string, outDir: string, options?: RasterizeOptions): Promise<RasterizeResult>;
-/** One row per capability on this host (what `folio doctor` prints): pdfium, libreoffice, chromium, ffmpeg. */
+/** One row per tool env:render uses (pdfium, libreoffice), as `folio doctor` prints it for this host. */
 export interface Capability {
   name: string;
   /** True when it works here. */

@@ -170,8 +170,18 @@ impl Settings {
                 (true, format!("{} — {} at {}{source}", settings.provider, p.model, p.base_url), String::new())
             }
             Err(e) => {
-                let var = folio_agent::preset(&settings.provider).and_then(|p| p.key_env).unwrap_or("FOLIO_API_KEY");
-                (false, e, format!("export {var}=<your key>   (or save the key in Settings)"))
+                let fix = match folio_agent::preset(&settings.provider) {
+                    // A local server needs no key but a model name: a key would not help.
+                    Some(p) if p.key_env.is_none() => {
+                        "open Settings (the gear in the header) and fill in the model your local server serves"
+                            .to_owned()
+                    }
+                    p => {
+                        let var = p.and_then(|p| p.key_env).unwrap_or("FOLIO_API_KEY");
+                        format!("export {var}=<your key>   (or save the key in Settings)")
+                    }
+                };
+                (false, e, fix)
             }
         };
         DoctorRow { name: "provider".to_owned(), ok, required: false, detail, fix }

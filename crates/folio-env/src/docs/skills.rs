@@ -22,7 +22,7 @@ pub const ALWAYS: [Skill; 5] = [
     (
         "producing-files",
         "Where deliverables go, and how to check what you produced.",
-        "# Producing files\n\n- Finished work goes in `/out`; drafts and intermediates go in `/tmp` (they never reach the person's folder).\n- After writing, check the result: `describe` it, and read back the part that matters.\n- Name files for the person (`q2-revenue.xlsx`, not `output2.xlsx`).\n- Remove superseded drafts from `/out` so the person is not left guessing which file is the answer.\n",
+        "# Producing files\n\n- Finished work goes in `/out`; drafts and intermediates go in `/tmp` (they never reach the person's folder).\n- After writing, check the result: `describe` it, and read back the part that matters.\n- Name files for the person (`q2-revenue.csv`, not `output2.csv`).\n- Remove superseded drafts from `/out` so the person is not left guessing which file is the answer.\n",
     ),
     (
         "scripts",

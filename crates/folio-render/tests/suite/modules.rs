@@ -188,7 +188,8 @@ fn the_handlers_claim_by_magic_and_render_pages_for_view_image() {
     assert_eq!(by_magic(&pic[..64]).unwrap().module(), "images");
 }
 
-/// `capabilities()` gives a script the doctor's rows, the same facts `folio doctor` prints.
+/// `capabilities()` gives a script the doctor's rows of the tools env:render uses, the same facts
+/// `folio doctor` prints for them (and nothing about tools no module uses: Chromium, ffmpeg).
 #[test]
 fn a_script_reads_the_doctor_rows_with_capabilities() {
     let src = r#"
@@ -199,7 +200,8 @@ fn a_script_reads_the_doctor_rows_with_capabilities() {
         }"#;
     let (_, out) = run(renderer(), &[], src);
     let rows = out.unwrap();
-    let expected = folio_render::capabilities(&renderer());
+    let expected = folio_render::doctor::rows_for("render", &folio_render::capabilities(&renderer()));
+    assert_eq!(expected.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["pdfium", "libreoffice"]);
     assert_eq!(rows.as_array().unwrap().len(), expected.len());
     for (row, want) in rows.as_array().unwrap().iter().zip(&expected) {
         assert_eq!(row, &serde_json::json!([want.name, want.ok, want.required, "string", "string"]));
