@@ -47,6 +47,10 @@ pub(crate) struct AskArgs {
     /// scratch space /tmp still works), and nothing becomes pending.
     #[arg(long)]
     read_only_folder: bool,
+    /// The run budget of one script, in milliseconds (default 30000): long work that cannot
+    /// finish in it is refused up front, and a script still running at its end is stopped.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1000..=3_600_000))]
+    run_budget_ms: Option<u64>,
     /// How the agent sees images (`view_image`, `env:vision`): `main` when the main model can
     /// see images, or PROVIDER:MODEL for a separate vision model (e.g. openai:gpt-4.1-mini).
     /// Without it both are absent.
@@ -96,6 +100,7 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
     let seams = Seams {
         read_only_paths: args.read_only.clone(),
         read_only_folder: args.read_only_folder,
+        run_budget_ms: args.run_budget_ms,
         presenter: Some(Arc::new(KeepPresented)),
         on_progress: Some(host_events.progress_callback()),
         vision: seam,

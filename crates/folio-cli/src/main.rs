@@ -6,6 +6,7 @@ mod ask;
 mod bench;
 mod changes;
 mod doctor;
+mod progress;
 mod run;
 mod verbs;
 
@@ -81,6 +82,10 @@ enum Command {
         /// (its scratch space /tmp still works), and nothing becomes pending.
         #[arg(long)]
         read_only_folder: bool,
+        /// The run budget of one script, in milliseconds (default 30000): long work that cannot
+        /// finish in it is refused up front, and a script still running at its end is stopped.
+        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1000..=3_600_000))]
+        run_budget_ms: Option<u64>,
         /// Answers for ask_user, in order: a JSON list of strings (or one answer per line).
         #[arg(long, value_name = "FILE")]
         answers: Option<PathBuf>,
@@ -101,9 +106,14 @@ enum Command {
         /// The object passed to the script's default export, as JSON.
         #[arg(long, value_name = "JSON")]
         args: Option<String>,
-        /// A shorter deadline than the environment's 30 s ceiling, in milliseconds.
+        /// A shorter deadline than the run budget, in milliseconds.
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
+        /// The run budget of one script, in milliseconds (default 30000): long work that cannot
+        /// finish in it is refused up front, and a script still running at its end is stopped.
+        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1000..=3_600_000))]
+        run_budget_ms: Option<u64>,
+
         /// Open the whole folder read-only: the script reads everything, changes nothing in it
         /// (its scratch space /tmp still works), and nothing becomes pending.
         #[arg(long)]
@@ -140,19 +150,22 @@ fn main() -> ExitCode {
             changes::commit(cli.state_dir, &folder, &paths, &overwrite, json)
         }
         Command::Discard { folder, paths, json } => changes::discard(cli.state_dir, &folder, &paths, json),
-        Command::Verbs { folder, read_only, read_only_folder, answers } => {
-            verbs::run(cli.state_dir, &folder, read_only, read_only_folder, answers)
+        Command::Verbs { folder, read_only, read_only_folder, run_budget_ms, answers } => {
+            verbs::run(cli.state_dir, &folder, read_only, read_only_folder, run_budget_ms, answers)
         }
         Command::Ask(args) => ask::run(cli.state_dir, args),
-        Command::Run { folder, script, args, timeout_ms, read_only_folder, json } => run::run(run::RunArgs {
-            state_dir: cli.state_dir,
-            folder,
-            script,
-            args,
-            timeout_ms,
-            read_only_folder,
-            json,
-        }),
+        Command::Run { folder, script, args, timeout_ms, run_budget_ms, read_only_folder, json } => {
+            run::run(run::RunArgs {
+                state_dir: cli.state_dir,
+                folder,
+                script,
+                args,
+                timeout_ms,
+                run_budget_ms,
+                read_only_folder,
+                json,
+            })
+        }
         Command::Bench { files, changed } => bench::run(files, changed),
         Command::Doctor { json } => doctor::run(cli.state_dir, json),
     };

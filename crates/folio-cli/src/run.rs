@@ -3,13 +3,11 @@
 //! console lines to stderr while it runs. Its edits stay pending like any other (review them with
 //! `folio status`).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use folio_env::{Environment, OnProgress, ProgressLine, Stream};
+use folio_env::Environment;
 use folio_host::{Host, Seams};
 
 /// What `folio run` was asked.
@@ -19,6 +17,7 @@ pub(crate) struct RunArgs {
     pub script: String,
     pub args: Option<String>,
     pub timeout_ms: Option<u64>,
+    pub run_budget_ms: Option<u64>,
     pub read_only_folder: bool,
     pub json: bool,
 }
@@ -35,21 +34,19 @@ fn parse_args(raw: Option<&str>) -> Result<serde_json::Value> {
     Ok(value)
 }
 
-fn progress() -> OnProgress {
-    Arc::new(|batch: &[ProgressLine]| {
-        let mut err = std::io::stderr().lock();
-        for line in batch {
-            let _ = match line.stream {
-                Stream::Stdout => writeln!(err, "{}", line.text),
-                Stream::Stderr => writeln!(err, "stderr: {}", line.text),
-            };
-        }
-    })
-}
-
-fn open(state_dir: Option<PathBuf>, folder: &Path, read_only_folder: bool) -> Result<Environment> {
+fn open(
+    state_dir: Option<PathBuf>,
+    folder: &Path,
+    read_only_folder: bool,
+    run_budget_ms: Option<u64>,
+) -> Result<Environment> {
     let host = Host::builder().state_dir(state_dir).build()?;
-    let seams = Seams { on_progress: Some(progress()), read_only_folder, ..Seams::default() };
+    let seams = Seams {
+        on_progress: Some(crate::progress::listener(crate::progress::Style::detect())),
+        read_only_folder,
+        run_budget_ms,
+        ..Seams::default()
+    };
     let env = host.open_folder(folder, seams)?;
     if let Some(recovery) = env.overlay().and_then(|o| o.recovery()) {
         eprintln!("folio: {recovery}");
@@ -62,7 +59,7 @@ fn open(state_dir: Option<PathBuf>, folder: &Path, read_only_folder: bool) -> Re
 
 pub(crate) fn run(a: RunArgs) -> Result<ExitCode> {
     let args = parse_args(a.args.as_deref())?;
-    let env = open(a.state_dir, &a.folder, a.read_only_folder)?;
+    let env = open(a.state_dir, &a.folder, a.read_only_folder, a.run_budget_ms)?;
     let report = env.run_script(&a.script, args, a.timeout_ms, None)?;
     if a.json {
         println!("{}", serde_json::to_string(&report)?);

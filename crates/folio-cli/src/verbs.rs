@@ -13,6 +13,7 @@ pub(crate) fn run(
     folder: &Path,
     read_only: Vec<String>,
     read_only_folder: bool,
+    run_budget_ms: Option<u64>,
     answers: Option<PathBuf>,
 ) -> Result<ExitCode> {
     let asker = match answers {
@@ -28,6 +29,7 @@ pub(crate) fn run(
     let seams = Seams {
         read_only_paths: read_only,
         read_only_folder,
+        run_budget_ms,
         presenter: Some(Arc::new(KeepPresented)),
         asker,
         ..Seams::default()

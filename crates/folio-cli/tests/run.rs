@@ -103,3 +103,73 @@ fn a_script_zips_files_with_the_vendored_library() {
     assert_eq!(&bytes[..4], b"PK\x03\x04", "a zip's local file header");
     assert!(bytes.windows(5).any(|w| w == b"a.txt"), "the entry is named a.txt");
 }
+
+/// A PDF of `n` blank pages with exact xref offsets.
+fn blank_pdf(n: usize) -> Vec<u8> {
+    let mut objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        format!(
+            "<< /Type /Pages /Kids [{}] /Count {n} >>",
+            (0..n).map(|i| format!("{} 0 R", i + 3)).collect::<Vec<_>>().join(" ")
+        ),
+    ];
+    objects.extend((0..n).map(|_| "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>".to_string()));
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    for o in offsets {
+        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes(),
+    );
+    out
+}
+
+const PAGES: &str = "/** Renders every page of the deck. */\nimport { rasterize } from 'env:render';\nexport default async function () {\n  const r = await rasterize('/deck.pdf', '/tmp/pages', { dpi: 36 });\n  return r.pages.length;\n}\n";
+
+const SPIN: &str = "/** Spins past any budget. */\nexport default async function () {\n  const end = Date.now() + 5000;\n  while (Date.now() < end) {}\n  return 'done';\n}\n";
+
+#[test]
+fn long_work_shows_progress_and_the_run_budget_is_the_option_that_bounds_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (folder, state) = (tmp.path().join("folder"), tmp.path().join("state"));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("deck.pdf"), blank_pdf(30)).unwrap();
+    let f = folder.to_str().unwrap();
+    let calls = [
+        json!({"verb": "write_file", "args": {"path": "/scripts/pages.js", "content": PAGES}}),
+        json!({"verb": "write_file", "args": {"path": "/scripts/spin.js", "content": SPIN}}),
+    ];
+    let stdin: String = calls.iter().map(|c| format!("{c}\n")).collect();
+    let (_, err, ok) = folio(&state, &["verbs", f], &stdin);
+    assert!(ok, "{err}");
+
+    // Not a terminal: plain progress lines, ending with the whole job.
+    let (out, err, ok) = folio(&state, &["run", f, "/scripts/pages.js"], "");
+    assert!(ok, "{err}");
+    assert_eq!(out.trim(), "30");
+    assert!(err.contains("progress: /deck.pdf: 0/30 pages"), "{err}");
+    assert!(err.contains("progress: /deck.pdf: 30/30 pages\n"), "{err}");
+    // The job measured this host's rate into the state directory.
+    let rates: Value = serde_json::from_slice(&std::fs::read(state.join("rates.json")).unwrap()).unwrap();
+    assert_eq!(rates["rates"]["pdf-page"]["samples"], 1, "{rates}");
+
+    // The run budget is the option: a script past it is stopped and told which option raises it.
+    let started = std::time::Instant::now();
+    let (_, err, ok) = folio(&state, &["run", f, "/scripts/spin.js", "--run-budget-ms", "1000"], "");
+    assert!(!ok);
+    assert!(started.elapsed() < std::time::Duration::from_secs(4), "{:?}", started.elapsed());
+    assert!(
+        err.contains("script exceeded the wall-clock limit: 1000ms (this environment's run budget). Make it do less per run (process a batch, return, run again), or raise the run budget (--run-budget-ms on folio run, verbs and ask)"),
+        "{err}"
+    );
+    let (_, err, ok) = folio(&state, &["run", f, "/scripts/spin.js", "--run-budget-ms", "5"], "");
+    assert!(!ok);
+    assert!(err.contains("--run-budget-ms") && err.contains("1000..=3600000"), "{err}");
+}

@@ -237,7 +237,7 @@ impl Host {
         }
         EnvOptions {
             limits,
-            budget_raise: seams.budget_raise.map(Arc::from),
+            budget_raise: Some(Arc::from(seams.budget_raise.as_deref().unwrap_or(folio_budget::DEFAULT_RAISE))),
             state_root: self.state_dir.clone(),
             engine: Some(self.engine.clone()),
             handlers: self.handlers.clone(),
