@@ -245,6 +245,7 @@ fn corpus_dir() -> Result<PathBuf, String> {
         Some(dir) => PathBuf::from(dir),
         None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
     };
+    let dir = dir.canonicalize().unwrap_or(dir);
     match dir.join("MANIFEST.md").is_file() {
         true => Ok(dir),
         false => Err(format!(
@@ -358,6 +359,9 @@ fn every_real_and_hostile_file_gets_an_answer_or_a_named_error_within_its_bound(
         "made_files": cases.iter().filter(|c| c.source == "made").count(),
         "operations": rows.len(),
         "ok": count("ok"), "named_errors": count("error"), "timeouts": count("timeout"), "panics": count("panic"),
+        // Named errors that are a run budget or LibreOffice's own timeout ending the work.
+        "named_time_limits": rows.iter().filter(|r| matches!(&r.outcome, Outcome::Error(e)
+            if e.contains("exceeded the wall-clock limit") || e.contains("did not finish within"))).count(),
         "broken_expectations": broken.len(),
         "secs": (secs * 10.0).round() / 10.0,
     });
@@ -376,8 +380,11 @@ fn every_real_and_hostile_file_gets_an_answer_or_a_named_error_within_its_bound(
                             Outcome::Timeout => "timeout".into(),
                             Outcome::Panic(p) => format!("panic: {}", p.chars().take(100).collect::<String>()),
                         };
-                        let v = json!({ "outcome": outcome, "class": r.outcome.class(), "ms": r.ms as u64,
+                        let mut v = json!({ "outcome": outcome, "class": r.outcome.class(), "ms": r.ms as u64,
                             "expected": r.broken.is_none() });
+                        if let Outcome::Answer(a) = &r.outcome {
+                            v["answer"] = json!(a.chars().take(120).collect::<String>());
+                        }
                         (r.op.name().to_string(), v)
                     })
                     .collect();
