@@ -362,6 +362,8 @@ fn every_real_and_hostile_file_gets_an_answer_or_a_named_error_within_its_bound(
         // Named errors that are a run budget or LibreOffice's own timeout ending the work.
         "named_time_limits": rows.iter().filter(|r| matches!(&r.outcome, Outcome::Error(e)
             if e.contains("exceeded the wall-clock limit") || e.contains("did not finish within"))).count(),
+        // LibreOffice processes still running after their run had ended, which the test ended.
+        "office_orphans_ended": procs::ENDED.load(std::sync::atomic::Ordering::Relaxed),
         "broken_expectations": broken.len(),
         "secs": (secs * 10.0).round() / 10.0,
     });

@@ -4,6 +4,11 @@
 //! killed by its id. Used after an Office row ran out its bound, so an orphan neither stalls the
 //! next conversion nor outlives the test (the budget facility will do this in the product).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How many processes [`end_own_office_children`] has ended in this run.
+pub static ENDED: AtomicUsize = AtomicUsize::new(0);
+
 /// Kills this process's own LibreOffice conversions; returns how many were ended.
 pub fn end_own_office_children() -> usize {
     let marker = format!("folio-office-{}-", std::process::id());
@@ -23,5 +28,6 @@ pub fn end_own_office_children() -> usize {
             }
         }
     }
+    ENDED.fetch_add(ended, Ordering::Relaxed);
     ended
 }
