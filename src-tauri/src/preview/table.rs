@@ -1,8 +1,14 @@
 //! Tables for the preview pane: delimited text (CSV, TSV, semicolon-separated) with the
 //! delimiter guessed from the first line, and workbooks (xlsx, xlsm, xls, ods) read with
 //! calamine, one sheet at a time. Only the first rows are returned; the count covers them all.
+//!
+//! Two guards stand in front of calamine, both found by the corpus test: an ODS sheet's repeat
+//! counts are checked against what a sheet can hold before calamine expands them one cell at a
+//! time (a 1.3 KB file declaring 999,999,999 repeated cells otherwise allocates until the machine
+//! gives out), and a panic inside calamine (an old BIFF5 workbook indexes past a record's end)
+//! becomes a named error instead of ending the preview task.
 
-use std::io::Cursor;
+use std::io::{Cursor, Read};
 
 use calamine::{Reader, open_workbook_auto_from_rs};
 
@@ -69,6 +75,55 @@ pub fn delimited(name: &str, bytes: &[u8], limit: usize) -> Result<Table, String
 
 /// Reads one sheet of a workbook (`sheet`: by name; `None`: the first).
 pub fn workbook(bytes: &[u8], sheet: Option<&str>, limit: usize) -> Result<Table, String> {
+    ods_repeats(bytes)?;
+    std::panic::catch_unwind(|| read_workbook(bytes, sheet, limit)).unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        Err(format!(
+            "the workbook reader failed inside it ({why}) — hint: the file is damaged or in a format calamine misreads; open it in its own application, or save it again as .xlsx"
+        ))
+    })
+}
+
+/// The most columns and rows a sheet holds (LibreOffice's and Excel's limits): no real ODS file
+/// repeats a cell or a row more often than that.
+const ODS_MAX_COLUMNS: u64 = 16_384;
+const ODS_MAX_ROWS: u64 = 1_048_576;
+/// How much of an ODS file's `content.xml` is scanned for repeat counts.
+const ODS_SCAN_CAP: u64 = 64 << 20;
+
+/// Refuses an ODS file whose `content.xml` repeats a cell or a row more often than a sheet has
+/// room for; anything that is not an ODS package passes (calamine names its own errors).
+fn ods_repeats(bytes: &[u8]) -> Result<(), String> {
+    let Ok(mut archive) = zip::ZipArchive::new(Cursor::new(bytes)) else { return Ok(()) };
+    let Ok(content) = archive.by_name("content.xml") else { return Ok(()) };
+    let mut xml = Vec::new();
+    // A damaged member is calamine's to report.
+    let _ = content.take(ODS_SCAN_CAP).read_to_end(&mut xml);
+    for (attr, cap, what) in [
+        (&b"number-columns-repeated=\""[..], ODS_MAX_COLUMNS, "columns"),
+        (&b"number-rows-repeated=\""[..], ODS_MAX_ROWS, "rows"),
+    ] {
+        let mut at = 0;
+        while let Some(found) = xml[at..].windows(attr.len()).position(|w| w == attr) {
+            at += found + attr.len();
+            let digits: Vec<u8> = xml[at..].iter().take_while(|b| b.is_ascii_digit()).copied().collect();
+            let n: Option<u64> = String::from_utf8_lossy(&digits).parse().ok();
+            if let Some(n) = n.filter(|n| *n > cap) {
+                return Err(format!(
+                    "it repeats one cell or row {n} times ({what}), more than the {cap} a sheet holds, so it is not expanded (a decompression bomb, or damaged) — hint: open it in LibreOffice and save it again if it is yours"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`workbook`] without the guards.
+fn read_workbook(bytes: &[u8], sheet: Option<&str>, limit: usize) -> Result<Table, String> {
     let mut book = open_workbook_auto_from_rs(Cursor::new(bytes.to_vec())).map_err(|e| e.to_string())?;
     let sheets = book.sheet_names();
     let name = match sheet {
@@ -85,6 +140,23 @@ pub fn workbook(bytes: &[u8], sheet: Option<&str>, limit: usize) -> Result<Table
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn an_ods_repeating_more_cells_than_a_sheet_holds_is_refused_before_calamine() {
+        use std::io::Write;
+        let ods = |repeat: &str| {
+            let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+            w.start_file("content.xml", zip::write::SimpleFileOptions::default()).unwrap();
+            let cell =
+                format!("<table:table-cell table:number-columns-repeated=\"{repeat}\" office:value-type=\"float\"/>");
+            w.write_all(cell.as_bytes()).unwrap();
+            w.finish().unwrap().into_inner()
+        };
+        let err = ods_repeats(&ods("999999999")).unwrap_err();
+        assert!(err.contains("999999999") && err.contains("hint:"), "{err}");
+        assert!(ods_repeats(&ods("16000")).is_ok());
+        assert!(ods_repeats(b"not a zip").is_ok());
+    }
 
     #[test]
     fn delimiters_are_guessed_from_the_first_line() {

@@ -112,8 +112,14 @@ pub fn ls(env: &Environment, args: LsArgs) -> Result<Reply> {
         Some(_) => {
             let mut ordered = Vec::new();
             walk(tree, &root, 0, depth, &mut ordered)?;
-            for (path, kind, size, level) in ordered {
-                lines.push(line(&path, kind, size, level));
+            for (entry, kind, size, level) in ordered {
+                lines.push(match entry {
+                    Ok(path) => line(&path, kind, size, level),
+                    Err(name) => format!(
+                        "{}{name:?} — its name has control characters, so no path reaches it — hint: rename it outside Folio",
+                        "  ".repeat(level)
+                    ),
+                });
             }
         }
     }
@@ -133,16 +139,17 @@ pub fn ls(env: &Environment, args: LsArgs) -> Result<Reply> {
     Ok(Reply::text(out))
 }
 
-fn walk(
-    tree: &dyn Tree,
-    dir: &VPath,
-    level: usize,
-    depth: usize,
-    out: &mut Vec<(VPath, Kind, u64, usize)>,
-) -> Result<()> {
+/// One listed entry: its path, or (`Err`) the name of an entry no path can hold (a control
+/// character in a name on disk), which is listed with a fix rather than failing the listing.
+type Listed = (std::result::Result<VPath, String>, Kind, u64, usize);
+
+fn walk(tree: &dyn Tree, dir: &VPath, level: usize, depth: usize, out: &mut Vec<Listed>) -> Result<()> {
     for e in tree.list(dir)? {
-        let child = dir.join(&e.name)?;
-        out.push((child.clone(), e.kind, e.size, level));
+        let Ok(child) = dir.join(&e.name) else {
+            out.push((Err(e.name), e.kind, e.size, level));
+            continue;
+        };
+        out.push((Ok(child.clone()), e.kind, e.size, level));
         if e.kind == Kind::Dir && level + 1 < depth {
             walk(tree, &child, level + 1, depth, out)?;
         }

@@ -162,3 +162,21 @@ fn ranges_reach_the_folder_and_the_zones() {
         assert_eq!(read(path, offset, len), want, "{path} {offset}+{len}");
     }
 }
+
+#[test]
+fn a_folder_holding_a_name_with_control_characters_still_lists_and_names_it_with_a_fix() {
+    let folder = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(folder.path().join("inbox")).unwrap();
+    std::fs::write(folder.path().join("inbox/Icon\r"), "").unwrap();
+    std::fs::write(folder.path().join("inbox/notes.txt"), "hello\n").unwrap();
+    let env = open(folder.path(), state.path());
+    let listing = ok(&env, "ls", json!({"path": "/inbox"}));
+    assert!(listing.contains("notes.txt (6B)"), "{listing}");
+    assert!(
+        listing.contains(r#""Icon\r" — its name has control characters"#) && listing.contains("hint:"),
+        "{listing}"
+    );
+    let e = err(&env, "describe", json!({"path": "/inbox/Icon\r"}));
+    assert!(e.contains("control characters") && e.contains("hint:"), "{e}");
+}
