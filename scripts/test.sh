@@ -7,6 +7,10 @@ bash scripts/install.sh --quiet
 # Build output lives outside the clone so a fresh clone reuses it; a new machine builds it once.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/folio/target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+# Reliability tests write their figures here; the summary at the end prints them (and
+# `scripts/reliability.py DIR --write docs/reliability.md` turns them into docs/reliability.md).
+export FOLIO_RELIABILITY_DIR="${FOLIO_RELIABILITY_DIR:-$CARGO_TARGET_DIR/reliability}"
+rm -rf "$FOLIO_RELIABILITY_DIR"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo check -p folio-render --no-default-features
@@ -24,3 +28,4 @@ for line in sys.stdin:
 [ -n "$e2e" ] || { echo "test.sh: the desktop e2e test binary was not built — hint: cargo test -p folio-desktop --test e2e --no-run shows why" >&2; exit 1; }
 (cd src-tauri && FOLIO_E2E=1 FOLIO_E2E_OUT="${FOLIO_E2E_OUT:-$CARGO_TARGET_DIR/e2e}" timeout 1200 \
   xvfb-run -a -s "-screen 0 1280x800x24" "$e2e" --test-threads=1)
+python3 scripts/reliability.py "$FOLIO_RELIABILITY_DIR"

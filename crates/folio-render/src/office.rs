@@ -114,6 +114,10 @@ pub fn convert(
     limits: &ChildLimits,
     to: &str,
 ) -> Result<Vec<u8>> {
+    let key = (blake3::hash(bytes), to.to_owned());
+    if let Some(done) = converted::get(&key) {
+        return Ok(done);
+    }
     let file = name.rsplit(['/', '\\']).next().filter(|f| !f.is_empty()).unwrap_or("document.docx");
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
     let work = std::env::temp_dir().join(format!(
@@ -131,7 +135,10 @@ pub fn convert(
         run_soffice(name, soffice, profile, &input, &out_dir, &work, limits, to)?;
         let pdf = out_dir.join(format!("{stem}.{to}"));
         match std::fs::read(&pdf) {
-            Ok(b) if !b.is_empty() => Ok(b),
+            Ok(b) if !b.is_empty() => {
+                converted::put(key, &b);
+                Ok(b)
+            }
             _ => {
                 let stderr = std::fs::read_to_string(work.join("stderr.txt")).unwrap_or_default();
                 let fix = if stderr.contains("source file could not be loaded") {
@@ -149,6 +156,35 @@ pub fn convert(
     })();
     let _ = std::fs::remove_dir_all(&work);
     result
+}
+
+/// The documents converted lately, by content and target format: the preview and a script's
+/// render of the same file share one LibreOffice run, and a re-render after an unrelated edit
+/// costs nothing. Bounded in bytes, oldest dropped first.
+mod converted {
+    use std::collections::VecDeque;
+    use std::sync::Mutex;
+
+    pub type Key = (blake3::Hash, String);
+    const MAX_BYTES: usize = 256 * 1024 * 1024;
+    static KEPT: Mutex<VecDeque<(Key, Vec<u8>)>> = Mutex::new(VecDeque::new());
+
+    pub fn get(key: &Key) -> Option<Vec<u8>> {
+        let kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
+        kept.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    }
+
+    pub fn put(key: Key, bytes: &[u8]) {
+        if bytes.len() > MAX_BYTES / 4 {
+            return;
+        }
+        let mut kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
+        kept.retain(|(k, _)| *k != key);
+        kept.push_back((key, bytes.to_vec()));
+        while kept.iter().map(|(_, v)| v.len()).sum::<usize>() > MAX_BYTES {
+            kept.pop_front();
+        }
+    }
 }
 
 fn last_line(s: &str) -> String {

@@ -228,9 +228,8 @@ fn try_case(session: &Arc<Session>, previews: &Arc<Previews>, case: &Case, n: us
             Op::Preview => preview(&s, &p, &vpath),
         });
         if case.office && matches!(op, Op::Render | Op::Preview) {
-            // What the budget facility will do: a conversion still running after its run ended
-            // (LibreOffice's own timeout outlives the run's) is ended, so the next file is not
-            // stalled behind it. Only this process's own children are touched.
+            // A safety net that must find nothing: the budget facility ends a conversion's whole
+            // process group with its run. Whatever it ends is counted and fails the test.
             procs::end_own_office_children();
         }
         let broken = expect::check(&case.category, &case.vpath, case.office, op, &outcome);
@@ -405,4 +404,7 @@ fn every_real_and_hostile_file_gets_an_answer_or_a_named_error_within_its_bound(
         })
         .collect();
     assert!(list.is_empty(), "{} rows break their expectation:\n{}", list.len(), list.join("\n"));
+    // The budget facility kills a conversion's whole process group when its run ends: nothing
+    // may be left for the safety net above to end.
+    assert_eq!(totals["office_orphans_ended"], 0, "LibreOffice processes outlived their run");
 }
