@@ -1,7 +1,9 @@
 mod commit;
 mod contract;
 mod crash;
+mod figures;
 mod fixture;
+mod kill;
 mod overlay;
 mod range;
 mod symlinks;
