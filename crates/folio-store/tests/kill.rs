@@ -46,7 +46,7 @@ fn say(line: &str) {
 
 fn text(rng: &mut Rng) -> String {
     let len = if rng.below(10) == 0 { rng.below(64 * 1024) } else { rng.below(400) };
-    (0..len).map(|i| (b'a' + ((i as u64 + rng.below(3)) % 26) as u8) as char).collect()
+    (0..len).map(|i| (b'a' + ((i + rng.below(3)) % 26) as u8) as char).collect()
 }
 
 /// The worker: does nothing unless run by the scenario below.
