@@ -287,6 +287,9 @@ fn temp_name(dir: &Path) -> PathBuf {
 /// How much [`copy_sparse`] holds at once.
 const COPY_CHUNK: usize = 1024 * 1024;
 
+/// A chunk of zeros, to tell a hole from data.
+static ZEROS: [u8; COPY_CHUNK] = [0; COPY_CHUNK];
+
 /// Copies `src` to the start of the empty file `out` a chunk at a time, so memory stays at one
 /// chunk whatever the size; a chunk of zeros is skipped with a seek instead of written, so a
 /// sparse file (a disk image, a preallocated database) stays sparse and costs no disk. `each`
@@ -309,7 +312,8 @@ pub(crate) fn copy_sparse(src: &mut fs::File, out: &mut fs::File, mut each: impl
         }
         let chunk = &buf[..filled];
         each(chunk);
-        if chunk.iter().all(|b| *b == 0) {
+        // Slice equality of bytes is one memcmp, fast in every build profile.
+        if chunk == &ZEROS[..filled] {
             out.seek(SeekFrom::Current(filled as i64))?;
         } else {
             out.write_all(chunk)?;
