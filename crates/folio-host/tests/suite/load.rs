@@ -123,25 +123,36 @@ fn twenty_concurrent_script_runs_in_one_environment_all_succeed_with_their_own_o
     let wrote = call(&env, "write_file", json!({"path": "/scripts/each.js", "content": script}));
     assert_eq!(wrote.status, Status::Success, "{}", wrote.message);
 
+    // The runs go on a thread of their own so that a deadlock fails the test at the bound
+    // instead of hanging the suite.
+    let env = std::sync::Arc::new(env);
     let started = Instant::now();
-    let results: Vec<(usize, Result<Value, String>, u64)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..RUNS)
-            .map(|i| {
-                let env = &env;
-                s.spawn(move || {
-                    let t = Instant::now();
-                    let r = env.run_script("/scripts/each.js", json!({"i": i}), Some(60_000), None);
-                    let out = match r {
-                        Ok(report) if report.ok => Ok(report.result),
-                        Ok(report) => Err(format!("{:?}", report.error)),
-                        Err(e) => Err(e.to_string()),
-                    };
-                    (i, out, ms(t))
+    let (tx, rx) = std::sync::mpsc::channel();
+    let shared = env.clone();
+    std::thread::spawn(move || {
+        let results: Vec<(usize, Result<Value, String>, u64)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..RUNS)
+                .map(|i| {
+                    let env = &shared;
+                    s.spawn(move || {
+                        let t = Instant::now();
+                        let r = env.run_script("/scripts/each.js", json!({"i": i}), Some(60_000), None);
+                        let out = match r {
+                            Ok(report) if report.ok => Ok(report.result),
+                            Ok(report) => Err(format!("{:?}", report.error)),
+                            Err(e) => Err(e.to_string()),
+                        };
+                        (i, out, ms(t))
+                    })
                 })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let _ = tx.send(results);
     });
+    let results = rx
+        .recv_timeout(Duration::from_secs(120))
+        .unwrap_or_else(|_| panic!("20 concurrent runs did not all end within 120 s: a deadlock or a lost run"));
     let wall = started.elapsed();
     for (i, out, _) in &results {
         assert_eq!(out.as_ref().unwrap(), &json!({"i": i, "lines": 1000}), "run {i}");

@@ -6,5 +6,6 @@ mod fixture;
 mod kill;
 mod overlay;
 mod range;
+mod stream;
 mod symlinks;
 mod watch;
