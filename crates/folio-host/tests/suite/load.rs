@@ -131,6 +131,8 @@ fn twenty_concurrent_script_runs_in_one_environment_all_succeed_with_their_own_o
     let shared = env.clone();
     std::thread::spawn(move || {
         let results: Vec<(usize, Result<Value, String>, u64)> = std::thread::scope(|s| {
+            // Every run is started before any is joined: that is the concurrency under test.
+            #[allow(clippy::needless_collect)]
             let handles: Vec<_> = (0..RUNS)
                 .map(|i| {
                     let env = &shared;
