@@ -211,6 +211,21 @@ pub enum EnvError {
         /// Its size, formatted.
         size: String,
     },
+    /// A text verb asked for a file over `max_file_bytes`: it is refused before being read. The
+    /// agent describes it or searches it; the host raises the limit.
+    #[error(
+        "{path} is {size} bytes, over the {cap}-byte cap {verb} reads whole (limits.max_file_bytes) — use describe({path}) to see what it is and grep to find lines in it, or ask the host to raise limits.max_file_bytes"
+    )]
+    TooLargeToRead {
+        /// The verb.
+        verb: &'static str,
+        /// The file.
+        path: VPath,
+        /// Its size.
+        size: u64,
+        /// The cap.
+        cap: u64,
+    },
     /// The arguments do not fit the verb. The agent resends them in the shape named.
     #[error("{verb}: {detail}")]
     BadArgs {

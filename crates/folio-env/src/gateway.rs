@@ -493,6 +493,10 @@ impl Gateway {
         let mut delta = 0i64;
         for (src, dst) in &pairs {
             self.check(dst, dest_op)?;
+            // Refused by its size before it is read: a 2 GB file is never loaded to be refused.
+            if let Some(stat) = self.tree.stat(src)? {
+                self.check_size(dst, stat.size, 0)?;
+            }
             let data = self.tree.read(src)?;
             self.check_size(dst, data.len() as u64, 0)?;
             let script = self.validate(dst, &data)?;

@@ -14,6 +14,9 @@ use crate::format::is_binary;
 /// Tool description of `describe`.
 pub const DESCRIBE_DOC: &str = "Summarise a file or directory as JSON before reading it: kind, size, line count and a preview for text, the leading bytes and the module that opens it for binary formats.";
 
+/// How much of a file over the size cap `describe` reads: its head.
+const HEAD_BYTES: u64 = 64 * 1024;
+
 /// Arguments of `describe`.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -32,6 +35,28 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
             let entries = tree.list(&path)?;
             let dirs = entries.iter().filter(|e| e.kind == Kind::Dir).count();
             json!({"path": path, "kind": "directory", "entries": entries.len(), "files": entries.len() - dirs, "directories": dirs})
+        }
+        Some(s) if s.size > env.gateway.limits().max_file_bytes => {
+            // Past the cap the file is described from its head, never read whole (a 2 GB disk
+            // image would otherwise be loaded to say it is binary).
+            let head = tree.read_range(&path, 0, HEAD_BYTES)?;
+            let binary = is_binary(&head);
+            let cap = env.gateway.limits().max_file_bytes;
+            let mut out = json!({"path": path, "kind": "file", "bytes": s.size, "binary": binary,
+                "note": format!("described from its first {HEAD_BYTES} bytes: the file is over the {cap}-byte cap a module's describe reads whole (limits.max_file_bytes)")});
+            if binary {
+                let lead: Vec<String> = head.iter().take(8).map(|b| format!("{b:02x}")).collect();
+                out["head"] = json!(lead.join(" "));
+                if let Some(media) = crate::media::sniff(&head) {
+                    out["media_type"] = json!(media);
+                }
+            } else {
+                let text = String::from_utf8_lossy(&head);
+                let preview: String =
+                    text.split('\n').take(5).collect::<Vec<_>>().join("\n").chars().take(500).collect();
+                out["preview"] = json!(preview);
+            }
+            out
         }
         Some(_) => {
             let bytes = tree.read(&path)?;

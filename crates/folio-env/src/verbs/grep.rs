@@ -53,7 +53,14 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
     let mut blocks = Vec::new();
     let mut scanned = 0;
     let mut capped = false;
+    let cap = env.gateway.limits().max_file_bytes;
+    let mut too_large: Vec<&VPath> = Vec::new();
     'files: for file in &files {
+        // A file over the cap is named, not read: one 2 GB file must not stall a search.
+        if tree.stat(file).ok().flatten().is_some_and(|s| s.size > cap) {
+            too_large.push(file);
+            continue;
+        }
         let Ok(bytes) = tree.read(file) else { continue };
         if is_binary(&bytes) {
             continue;
@@ -81,8 +88,19 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
             blocks.push(block.join("\n"));
         }
     }
+    let skipped = if too_large.is_empty() {
+        String::new()
+    } else {
+        let named: Vec<String> = too_large.iter().take(5).map(|f| f.to_string()).collect();
+        format!(
+            "\n{} file(s) over the {cap}-byte cap (limits.max_file_bytes) not searched: {}{} — describe them, or process them in parts from a script",
+            too_large.len(),
+            named.join(", "),
+            if too_large.len() > 5 { ", …" } else { "" }
+        )
+    };
     if blocks.is_empty() {
-        return Ok(Reply::text(format!("no matches for /{}/ ({scanned} files scanned)", args.pattern)));
+        return Ok(Reply::text(format!("no matches for /{}/ ({scanned} files scanned){skipped}", args.pattern)));
     }
     let count = blocks.len();
     let body = blocks.join(if context > 0 { "\n--\n" } else { "\n" });
@@ -97,5 +115,6 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
             "\n{count} matches shown (capped at max_matches={max} — narrow the pattern or raise the cap)"
         ));
     }
+    out.push_str(&skipped);
     Ok(Reply::text(out))
 }

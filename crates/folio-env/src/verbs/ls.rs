@@ -83,7 +83,8 @@ fn describe_entry(env: &Environment, path: &VPath, kind: Kind) -> Option<String>
     if env.opts.handlers.is_empty() {
         return None;
     }
-    let head: Vec<u8> = tree.read(path).ok()?.into_iter().take(64).collect();
+    // Only the head: a listing must not read every file it names.
+    let head = tree.read_range(path, 0, 64).ok()?;
     crate::seams::claim(&env.opts.handlers, path, &head).map(|h| format!("open with env:{}", h.module()))
 }
 

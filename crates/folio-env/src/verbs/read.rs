@@ -37,6 +37,16 @@ pub(crate) fn read_text(env: &Environment, verb: &'static str, path: &VPath) -> 
     if tree.stat(path)?.is_none() && path.is_under(&VPath::parse("/std")?) {
         return Err(std_hint(env, path));
     }
+    // The head decides binary and the size decides too large before the file is read whole.
+    let size = tree.stat(path)?.map_or(0, |s| s.size);
+    let head = tree.read_range(path, 0, 8192)?;
+    if is_binary(&head) {
+        return Err(EnvError::Binary { verb, path: path.clone(), size: fmt_bytes(size) });
+    }
+    let cap = env.gateway.limits().max_file_bytes;
+    if size > cap {
+        return Err(EnvError::TooLargeToRead { verb, path: path.clone(), size, cap });
+    }
     let bytes = tree.read(path)?;
     if is_binary(&bytes) {
         return Err(EnvError::Binary { verb, path: path.clone(), size: fmt_bytes(bytes.len() as u64) });

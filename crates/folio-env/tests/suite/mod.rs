@@ -4,6 +4,7 @@ mod compat;
 mod gateway;
 mod history;
 mod jsonl;
+mod large;
 mod orientation;
 mod overlay;
 mod person;

@@ -1,3 +1,4 @@
 mod doctor_cache;
+mod load;
 mod module_cycles;
 mod modules;

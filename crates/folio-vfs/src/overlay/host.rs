@@ -68,7 +68,7 @@ pub(crate) struct HostRoot {
 }
 
 /// The tree error for a failed read of `host`, the host path of `path`.
-fn read_err(path: &VPath, host: &Path, err: io::Error) -> VfsError {
+pub(crate) fn read_err(path: &VPath, host: &Path, err: io::Error) -> VfsError {
     match err.kind() {
         io::ErrorKind::NotFound | io::ErrorKind::NotADirectory => VfsError::NoSuchFile(path.clone()),
         io::ErrorKind::IsADirectory => VfsError::ReadDirectory(path.clone()),

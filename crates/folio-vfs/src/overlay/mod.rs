@@ -174,6 +174,28 @@ impl Overlay {
         self.lock().put_blob(data)
     }
 
+    /// The blob and size a copy of `src` needs: a pending file's own blob, or the folder's file
+    /// streamed into a new blob a chunk at a time (a 2 GB file is never held in memory, and the
+    /// store stays unlocked while it copies).
+    fn stage_copy(&self, src: &VPath) -> Result<(String, u64)> {
+        if let Some(e) = self.read_ctx(|ctx| ctx.entry(src))?
+            && e.kind == EntryKind::File
+            && let Some(blob) = e.blob
+        {
+            return Ok((blob, e.size));
+        }
+        match self.read_ctx(|ctx| ctx.host_file(src))? {
+            Some(host) => {
+                let blobs = self.lock().blobs.clone();
+                blobs.put_blob_from_file(&host)?.map_err(|e| host::read_err(src, &host, e))
+            }
+            None => {
+                let data = self.read(src)?;
+                Ok((self.put_blob(&data)?, data.len() as u64))
+            }
+        }
+    }
+
     /// How many entries the overlay holds (changes, including directory bookkeeping).
     pub fn entry_count(&self) -> Result<u64> {
         let store = self.lock();
@@ -222,6 +244,19 @@ impl Tree for Overlay {
         })
     }
 
+    /// A copy shares a pending file's blob, and streams a folder file into one (see
+    /// `stage_copy`), so copying a huge file costs one chunk of memory.
+    fn cp(&self, from: &VPath, to: &VPath) -> Result<()> {
+        if self.read_only {
+            return Err(VfsError::ReadOnly { op: "copy", path: to.clone() });
+        }
+        for (src, dst) in crate::tree::transfer_pairs(self, "cp", from, to)? {
+            let (blob, size) = self.stage_copy(&src)?;
+            self.write_ctx("copy", &dst, |ctx| ctx.write_entry(&dst, blob, size, Origin::Keep))?;
+        }
+        Ok(())
+    }
+
     /// A move is recorded as a rename: the destination remembers where it came from, so review
     /// shows `renamed` and commit applies both halves together.
     fn mv(&self, from: &VPath, to: &VPath) -> Result<()> {
@@ -231,14 +266,7 @@ impl Tree for Overlay {
         let pairs = crate::tree::transfer_pairs(self, "mv", from, to)?;
         let mut staged = Vec::with_capacity(pairs.len());
         for (src, dst) in pairs {
-            let existing = self.read_ctx(|ctx| ctx.entry(&src))?;
-            let (blob, size) = match existing {
-                Some(e) if e.kind == EntryKind::File && e.blob.is_some() => (e.blob.unwrap_or_default(), e.size),
-                _ => {
-                    let data = self.read(&src)?;
-                    (self.put_blob(&data)?, data.len() as u64)
-                }
-            };
+            let (blob, size) = self.stage_copy(&src)?;
             staged.push((src, dst, blob, size));
         }
         self.write_ctx("move", from, |ctx| {

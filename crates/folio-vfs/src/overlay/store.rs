@@ -11,8 +11,9 @@
 //! never leaves a row without its content; blobs that no row names are collected later.
 
 use std::fs;
-use std::io::Write;
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rusqlite::{Connection, params};
 
@@ -116,6 +117,7 @@ pub(crate) struct Store {
 }
 
 /// The content-addressed blob directory.
+#[derive(Clone)]
 pub(crate) struct Blobs {
     pub(crate) dir: PathBuf,
     root: PathBuf,
@@ -183,12 +185,47 @@ impl Blobs {
         }
         let parent = path.parent().unwrap_or(&self.root);
         fs::create_dir_all(parent).map_err(|e| store_err(parent, e))?;
-        let tmp = parent.join(format!(".tmp-{}-{}", std::process::id(), now_ms()));
+        let tmp = temp_name(parent);
         let mut file = fs::File::create(&tmp).map_err(|e| store_err(&tmp, e))?;
         file.write_all(data).map_err(|e| store_err(&tmp, e))?;
         file.sync_all().map_err(|e| store_err(&tmp, e))?;
         fs::rename(&tmp, &path).map_err(|e| store_err(&path, e))?;
         Ok(hash)
+    }
+
+    /// Stores the content of the file at `source` without holding it in memory: it is copied
+    /// (holes kept, see [`copy_sparse`]) to a temp file and hashed on the way, then renamed into
+    /// place. Returns the hash and the size. Errors are the source's, as `io::Error`, so the
+    /// caller names the path the agent knows.
+    pub(crate) fn put_blob_from_file(&self, source: &Path) -> Result<std::result::Result<(String, u64), io::Error>> {
+        let tmp = temp_name(&self.root);
+        let copied = (|| {
+            let mut src = fs::File::open(source)?;
+            let mut out = fs::File::create(&tmp)?;
+            let mut hasher = blake3::Hasher::new();
+            let size = copy_sparse(&mut src, &mut out, |chunk| {
+                hasher.update(chunk);
+            })?;
+            out.sync_all()?;
+            Ok((hasher.finalize().to_hex().to_string(), size))
+        })();
+        let (hash, size) = match copied {
+            Ok(done) => done,
+            Err(e) => {
+                let _ = fs::remove_file(&tmp);
+                return Ok(Err(e));
+            }
+        };
+        let path = self.blob_path(&hash);
+        if let Ok(file) = fs::File::options().append(true).open(&path) {
+            let _ = file.set_modified(std::time::SystemTime::now());
+            let _ = fs::remove_file(&tmp);
+            return Ok(Ok((hash, size)));
+        }
+        let parent = path.parent().unwrap_or(&self.root);
+        fs::create_dir_all(parent).map_err(|e| store_err(parent, e))?;
+        fs::rename(&tmp, &path).map_err(|e| store_err(&path, e))?;
+        Ok(Ok((hash, size)))
     }
 
     /// The content of a blob.
@@ -207,7 +244,7 @@ impl Blobs {
     pub(crate) fn copy_blob_to(&self, hash: &str, dest: &Path) -> std::io::Result<()> {
         let mut src = fs::File::open(self.blob_path(hash))?;
         let mut out = fs::File::create(dest)?;
-        std::io::copy(&mut src, &mut out)?;
+        copy_sparse(&mut src, &mut out, |_| {})?;
         out.sync_all()
     }
 
@@ -237,6 +274,58 @@ impl Blobs {
         }
         Ok(removed)
     }
+}
+
+/// A temp-file name in `dir` no other writer, in this process or another, uses at the same time
+/// (the counter tells apart two threads that write in the same millisecond).
+fn temp_name(dir: &Path) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    dir.join(format!(".tmp-{}-{}-{n}", std::process::id(), now_ms()))
+}
+
+/// How much [`copy_sparse`] holds at once.
+const COPY_CHUNK: usize = 1024 * 1024;
+
+/// A chunk of zeros, to tell a hole from data.
+static ZEROS: [u8; COPY_CHUNK] = [0; COPY_CHUNK];
+
+/// Copies `src` to the start of the empty file `out` a chunk at a time, so memory stays at one
+/// chunk whatever the size; a chunk of zeros is skipped with a seek instead of written, so a
+/// sparse file (a disk image, a preallocated database) stays sparse and costs no disk. `each`
+/// sees every chunk, zeros included (the hash of the content). Returns the bytes copied.
+pub(crate) fn copy_sparse(src: &mut fs::File, out: &mut fs::File, mut each: impl FnMut(&[u8])) -> io::Result<u64> {
+    let mut buf = vec![0u8; COPY_CHUNK];
+    let mut total = 0u64;
+    loop {
+        let mut filled = 0;
+        while filled < buf.len() {
+            match src.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if filled == 0 {
+            break;
+        }
+        let chunk = &buf[..filled];
+        each(chunk);
+        // Slice equality of bytes is one memcmp, fast in every build profile.
+        if chunk == &ZEROS[..filled] {
+            out.seek(SeekFrom::Current(filled as i64))?;
+        } else {
+            out.write_all(chunk)?;
+        }
+        total += filled as u64;
+        if filled < buf.len() {
+            break;
+        }
+    }
+    // A trailing hole is made by the length, which a seek alone does not set.
+    out.set_len(total)?;
+    Ok(total)
 }
 
 const COLUMNS: &str =

@@ -126,6 +126,15 @@ impl Ctx<'_> {
         }
     }
 
+    /// The host file behind `path` when the folder's own bytes are what it shows (no pending
+    /// change), after the containment check; `None` for a pending file. The errors of a read.
+    pub(crate) fn host_file(&self, path: &VPath) -> Result<Option<std::path::PathBuf>> {
+        match self.source(path)? {
+            Source::Blob(_) => Ok(None),
+            Source::Host => self.host.contained(path).map(Some),
+        }
+    }
+
     /// `len` bytes of a file from `offset`, read from its blob or the folder without the rest.
     pub(crate) fn read_range(&self, path: &VPath, offset: u64, len: u64) -> Result<Vec<u8>> {
         match self.source(path)? {

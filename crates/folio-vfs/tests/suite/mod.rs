@@ -1,8 +1,11 @@
 mod commit;
 mod contract;
 mod crash;
+mod figures;
 mod fixture;
+mod kill;
 mod overlay;
 mod range;
+mod stream;
 mod symlinks;
 mod watch;
