@@ -38,9 +38,11 @@ impl AppState {
             crate::review::recent::read_only_choice(self.state_dir.as_deref(), &real).unwrap_or(false)
         };
         let read_only = read_only.unwrap_or_else(remembered);
-        let session = Session::open_with(&folder, self.state_dir.clone(), vision, read_only)?;
+        let (budget_ms, budget_warning) = crate::agent::settings::script_budget_for_folder(self.state_dir.as_deref());
+        let session = Session::open_budgeted(&folder, self.state_dir.clone(), vision, read_only, budget_ms)?;
         let mut opened = session.opened();
         opened.warnings.extend(vision_warning);
+        opened.warnings.extend(budget_warning);
         if let Err(e) = crate::review::recent::remember(self.state_dir.as_deref(), session.folder(), read_only) {
             opened.warnings.push(format!("the recent-folders list could not be updated: {e}"));
         }

@@ -13,6 +13,9 @@ use crate::api::*;
 /// The largest text the preview pane shows.
 pub const PREVIEW_LIMIT: usize = 256 * 1024;
 
+/// What a budget refusal in the app tells a person to change.
+pub const BUDGET_RAISE: &str = "raise Settings → Script run budget (it applies to folders opened after it is saved)";
+
 /// Where a running script's console lines go.
 pub type ProgressSink = Box<dyn Fn(ScriptProgressNotification) + Send>;
 
@@ -110,6 +113,19 @@ impl Session {
         vision: Option<folio_agent::VisionSetup>,
         read_only: bool,
     ) -> Result<Session, String> {
+        Session::open_budgeted(folder, state_dir, vision, read_only, DEFAULT_SCRIPT_BUDGET_MS)
+    }
+
+    /// As [`Session::open_with`], each script run (the agent's and the catalogue's) given
+    /// `run_budget_ms` of wall-clock time; a refusal or a stop at the budget names Settings →
+    /// Script run budget as the way to raise it.
+    pub fn open_budgeted(
+        folder: &Path,
+        state_dir: Option<PathBuf>,
+        vision: Option<folio_agent::VisionSetup>,
+        read_only: bool,
+        run_budget_ms: u64,
+    ) -> Result<Session, String> {
         if !folder.is_dir() {
             return Err(format!(
                 "{} is not a folder Folio can open — choose an existing folder with Open Folder",
@@ -129,6 +145,7 @@ impl Session {
                         run_id: line.run_id.clone(),
                         is_error: matches!(line.stream, Stream::Stderr),
                         text: line.text.clone(),
+                        job: line.job.as_ref().map(JobProgressNotice::from),
                     });
                 }
             }
@@ -145,6 +162,8 @@ impl Session {
             asker: Some(agent_events.asker()),
             vision: seam,
             read_only_folder: read_only,
+            run_budget_ms: Some(run_budget_ms),
+            budget_raise: Some(BUDGET_RAISE.to_owned()),
             ..Seams::default()
         };
         let env =

@@ -31,6 +31,7 @@ fn settings_round_trip_and_test_connection_through_ipc() {
         base_url: format!("{}/v1", server.base),
         vision_model: String::new(),
         max_turns: 30,
+        script_budget_ms: DEFAULT_SCRIPT_BUDGET_MS,
     };
     let saved: SettingsGetResponse =
         call(&app, "settings_save", json!({"params": {"settings": settings, "apiKey": null}})).unwrap();
@@ -105,6 +106,7 @@ fn the_provider_rows_fix_in_the_doctor_panel_works_when_followed() {
         base_url: String::new(),
         vision_model: String::new(),
         max_turns: 30,
+        script_budget_ms: DEFAULT_SCRIPT_BUDGET_MS,
     };
     let _: SettingsGetResponse =
         call(&app, "settings_save", json!({"params": {"settings": settings, "apiKey": null}})).unwrap();

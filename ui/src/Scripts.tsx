@@ -1,14 +1,22 @@
 // The script catalogue: every script in /scripts with its one-liner, a Run button that opens the
 // script's argument form (derived from its .d.ts: one input per argument, or raw JSON), live
-// console lines while it runs, and the result.
+// console lines and a long job's progress bar with its ETA while it runs, and the result.
 import { useEffect, useState } from "preact/hooks";
 import { ProblemText } from "./ProblemText";
 import { api, message, problem, type Problem } from "./api";
-import type { ScriptField, ScriptInfo, ScriptsFormResponse, ScriptsRunResponse } from "./bindings";
+import type { JobProgressNotice, ScriptField, ScriptInfo, ScriptsFormResponse, ScriptsRunResponse } from "./bindings";
+import { JobBar } from "./JobBar";
 import { reviewApi } from "./review/api";
 import "./review/review.css";
 
-type Run = { path: string; lines: string[]; result: ScriptsRunResponse | null; error: string | null };
+type Run = {
+  path: string;
+  lines: string[];
+  /** The latest progress of the run's long job: it replaces the one before, never joins `lines`. */
+  job: JobProgressNotice | null;
+  result: ScriptsRunResponse | null;
+  error: string | null;
+};
 type Values = Record<string, string | boolean>;
 
 // The arguments object from the form's values, or the message naming the field to fix.
@@ -152,15 +160,17 @@ export function Scripts({ version, onDone, onError }: { version: number; onDone:
   const start = async (path: string, args: Record<string, unknown>) => {
     setAsking(null);
     const lines: string[] = [];
-    setRun({ path, lines, result: null, error: null });
+    let job: JobProgressNotice | null = null;
+    setRun({ path, lines, job, result: null, error: null });
     try {
       const result = await api.scripts.run({ path, args }, (line) => {
-        lines.push(line.isError ? `! ${line.text}` : line.text);
-        setRun({ path, lines: [...lines], result: null, error: null });
+        if (line.job) job = line.job;
+        else lines.push(line.isError ? `! ${line.text}` : line.text);
+        setRun({ path, lines: [...lines], job, result: null, error: null });
       });
-      setRun({ path, lines: [...lines], result, error: null });
+      setRun({ path, lines: [...lines], job, result, error: null });
     } catch (e) {
-      setRun({ path, lines: [...lines], result: null, error: message(e) });
+      setRun({ path, lines: [...lines], job, result: null, error: message(e) });
     }
     onDone();
   };
@@ -193,6 +203,7 @@ export function Scripts({ version, onDone, onError }: { version: number; onDone:
               {run.result && !run.result.ok && `Failed after ${run.result.durationMs} ms`}
               {run.error && "Could not run"}
             </div>
+            {run.job && <JobBar job={run.job} />}
             {run.lines.length > 0 && <pre class="console">{run.lines.join("\n")}</pre>}
             {run.result?.resultText && <pre class="result" id="run-result">{run.result.resultText}</pre>}
             {(run.result?.error || run.error) && <pre class="error-text">{run.result?.error ?? run.error}</pre>}

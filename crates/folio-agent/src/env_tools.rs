@@ -50,7 +50,9 @@ impl HostEvents {
         }
     }
 
-    /// A progress callback for `EnvOptions::on_progress` that queues each console line.
+    /// A progress callback for `EnvOptions::on_progress` that queues each console line and each
+    /// long job's progress for the host's view. None of it reaches the model: the model sees the
+    /// run's result, whose console output never holds job progress.
     pub fn progress_callback(&self) -> OnProgress {
         let queue = self.queue.clone();
         Arc::new(move |lines: &[ProgressLine]| {
@@ -61,6 +63,7 @@ impl HostEvents {
                     script: line.script.clone(),
                     stream: format!("{:?}", line.stream).to_lowercase(),
                     text: line.text.clone(),
+                    job: line.job.clone(),
                 });
             }
         })

@@ -90,6 +90,10 @@ pub enum AgentEvent {
         stream: String,
         /// The line.
         text: String,
+        /// Set when the line is a long job's progress (`text` is then its human line): a view
+        /// replaces the job's previous line with it instead of appending it to the console.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        job: Option<folio_budget::JobProgress>,
     },
     /// The agent handed a finished file over.
     Presented {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::child::ChildLimits;
 use crate::error::BudgetError;
@@ -24,7 +24,7 @@ const EMIT_EVERY: Duration = Duration::from_millis(100);
 pub const DEFAULT_RAISE: &str = "raise the run budget (--run-budget-ms on folio run, verbs and ask)";
 
 /// One progress report of a long job, on the run's progress stream.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobProgress {
     /// Who is working (`env:render.rasterize /in/report.pdf`).

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use folio_agent::{AgentEvent, FinishReason, ToolCallStatus};
 use serde_json::Value;
 
-use crate::api::{ConversationNotification as N, MissingCapability, ToolStatus, TurnEnd, VerbClass};
+use crate::api::{ConversationNotification as N, JobProgressNotice, MissingCapability, ToolStatus, TurnEnd, VerbClass};
 
 /// The longest one-line argument summary.
 const SUMMARY_CHARS: usize = 90;
@@ -150,9 +150,12 @@ impl Mapper {
                     missing,
                 }
             }
-            AgentEvent::ScriptProgress { script, stream, text, .. } => {
-                N::ToolProgress { script: script.clone(), is_error: stream == "stderr", text: text.clone() }
-            }
+            AgentEvent::ScriptProgress { script, stream, text, job, .. } => N::ToolProgress {
+                script: script.clone(),
+                is_error: stream == "stderr",
+                text: text.clone(),
+                job: job.as_ref().map(JobProgressNotice::from),
+            },
             AgentEvent::Presented { path, name, media_type, size, caption } => N::Presented {
                 path: path.clone(),
                 name: name.clone(),

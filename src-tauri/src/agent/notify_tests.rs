@@ -1,6 +1,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use folio_agent::{AgentEvent, FinishReason, Usage};
+
+use crate::api::JobUnit;
 use serde_json::json;
 
 use super::*;
@@ -101,8 +103,40 @@ fn every_event_maps_to_its_notification() {
                 script: "/scripts/a.js".into(),
                 stream: "stderr".into(),
                 text: "oops".into(),
+                job: None,
             },
-            N::ToolProgress { script: "/scripts/a.js".into(), is_error: true, text: "oops".into() },
+            N::ToolProgress { script: "/scripts/a.js".into(), is_error: true, text: "oops".into(), job: None },
+        ),
+        (
+            AgentEvent::ScriptProgress {
+                run_id: "r1".into(),
+                script: "/scripts/a.js".into(),
+                stream: "stdout".into(),
+                text: "env:render.rasterize /in/a.pdf: 12/300 pages, about 31 s left".into(),
+                job: Some(folio_budget::JobProgress {
+                    job: "env:render.rasterize /in/a.pdf".into(),
+                    done: 12,
+                    total: 300,
+                    unit: folio_budget::Unit::Page,
+                    eta_ms: Some(31_200),
+                    elapsed_ms: 1_300,
+                }),
+            },
+            N::ToolProgress {
+                script: "/scripts/a.js".into(),
+                is_error: false,
+                text: "env:render.rasterize /in/a.pdf: 12/300 pages, about 31 s left".into(),
+                job: Some(JobProgressNotice {
+                    job: "env:render.rasterize /in/a.pdf".into(),
+                    done: 12,
+                    total: 300,
+                    unit: JobUnit::Page,
+                    units: "pages".into(),
+                    eta_ms: Some(31_200),
+                    elapsed_ms: 1_300,
+                    left: Some("about 31 s left".into()),
+                }),
+            },
         ),
         (
             AgentEvent::Ask { id: 7, question: "Q?".into(), options: vec!["a".into()] },

@@ -41,13 +41,19 @@ pub const LINES_PER_CALL: usize = 400;
 /// keeps moving.
 const LIVE_LINE_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 
+/// A long job's progress passes at most once per this interval (and always its last unit): each
+/// replaces the one before on the tool row, so more would only grow the stored transcript.
+const JOB_LINE_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// Counts a call's console lines, drops those past [`LINES_PER_CALL`] (but for one per
-/// [`LIVE_LINE_EVERY`]) and says how many were dropped when the call finishes.
+/// [`LIVE_LINE_EVERY`]) and says how many were dropped when the call finishes. A job's progress
+/// is not console output: it does not count, and passes once per [`JOB_LINE_EVERY`].
 #[derive(Default)]
 struct LineBudget {
     shown: usize,
     dropped: usize,
     last: Option<std::time::Instant>,
+    last_job: Option<std::time::Instant>,
     script: String,
 }
 
@@ -55,6 +61,14 @@ impl LineBudget {
     /// The event to record and show, or `None` to drop it.
     fn admit(&mut self, event: AgentEvent) -> Option<AgentEvent> {
         match &event {
+            AgentEvent::ScriptProgress { job: Some(job), .. } => {
+                let last_unit = job.done >= job.total;
+                if !last_unit && self.last_job.is_some_and(|t| t.elapsed() < JOB_LINE_EVERY) {
+                    return None;
+                }
+                self.last_job = Some(std::time::Instant::now());
+                Some(event)
+            }
             AgentEvent::ScriptProgress { script, .. } => {
                 let live = self.last.is_none_or(|t| t.elapsed() >= LIVE_LINE_EVERY);
                 if self.shown >= LINES_PER_CALL && !live {
@@ -67,7 +81,7 @@ impl LineBudget {
                 Some(event)
             }
             AgentEvent::ToolCallStarted { .. } => {
-                (self.shown, self.dropped, self.last) = (0, 0, None);
+                (self.shown, self.dropped, self.last, self.last_job) = (0, 0, None, None);
                 Some(event)
             }
             _ => Some(event),
@@ -86,6 +100,7 @@ impl LineBudget {
             script: self.script.clone(),
             stream: "stdout".to_owned(),
             text,
+            job: None,
         })
     }
 }

@@ -28,6 +28,7 @@ fn fixture(server: &FakeServer) -> Fixture {
         base_url: format!("{}/v1", server.base),
         vision_model: String::new(),
         max_turns: 8,
+        script_budget_ms: DEFAULT_SCRIPT_BUDGET_MS,
     };
     host.settings().save(SettingsSaveParams { settings, api_key: Some("sk-fake".into()) }).unwrap();
     let session = Arc::new(Session::open(folder.path(), Some(state.path().to_path_buf())).unwrap());
@@ -272,4 +273,43 @@ async fn a_spent_run_budget_pauses_and_continue_resumes_the_same_conversation() 
     let users = seen.lock().unwrap().iter().filter(|n| matches!(n, ConversationNotification::User { .. })).count();
     assert_eq!(users, 1, "Continue adds no request of its own");
     assert_eq!(f.host.conversations(f.session.folder()).unwrap().conversations.len(), 1);
+}
+
+/// A job's progress is not console output: it never counts against the call's console lines,
+/// and a burst passes as its first and last line only (each replaces the one before on the row).
+#[test]
+fn job_progress_passes_throttled_and_apart_from_the_console_line_budget() {
+    let job = |done: u64| AgentEvent::ScriptProgress {
+        run_id: "r".into(),
+        script: "/scripts/r.js".into(),
+        stream: "stdout".into(),
+        text: format!("/a.pdf: {done}/50 pages"),
+        job: Some(folio_budget::JobProgress {
+            job: "/a.pdf".into(),
+            done,
+            total: 50,
+            unit: folio_budget::Unit::Page,
+            eta_ms: Some(1_000),
+            elapsed_ms: 10,
+        }),
+    };
+    let console = |i: usize| AgentEvent::ScriptProgress {
+        run_id: "r".into(),
+        script: "/scripts/r.js".into(),
+        stream: "stdout".into(),
+        text: format!("line {i}"),
+        job: None,
+    };
+    let mut budget = LineBudget::default();
+    let passed: Vec<u64> = (0..=50)
+        .filter_map(|d| match budget.admit(job(d)) {
+            Some(AgentEvent::ScriptProgress { job: Some(j), .. }) => Some(j.done),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(passed, [0, 50], "a burst: the first and the last unit");
+    assert_eq!(budget.shown, 0, "job lines do not count as console lines");
+    let shown = (0..LINES_PER_CALL).filter(|&i| budget.admit(console(i)).is_some()).count();
+    assert_eq!(shown, LINES_PER_CALL, "the console keeps its whole budget");
+    assert!(budget.summary().is_none());
 }

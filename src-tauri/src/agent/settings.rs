@@ -1,6 +1,6 @@
-//! The agent's settings: provider, model, base URL, vision model and run budget in the store
-//! (`agent.settings`), the API key in the OS keychain — or, where none runs, in the owner-only key
-//! file under the state root, which the dialog says. Until something is saved, the defaults come
+//! The agent's settings: provider, model, base URL, vision model, run budget and script run
+//! budget in the store (`agent.settings`), the API key in the OS keychain — or, where none runs,
+//! in the owner-only key file under the state root, which the dialog says. Until something is saved, the defaults come
 //! from `FOLIO_PROVIDER`, `FOLIO_MODEL` and `FOLIO_BASE_URL`; `FOLIO_API_KEY` is the key of last
 //! resort, after the provider's own variable.
 
@@ -61,6 +61,7 @@ impl Settings {
             base_url: env("FOLIO_BASE_URL").unwrap_or_default(),
             vision_model: String::new(),
             max_turns: DEFAULT_MAX_TURNS,
+            script_budget_ms: DEFAULT_SCRIPT_BUDGET_MS,
         }
     }
 
@@ -110,6 +111,7 @@ impl Settings {
         if settings.max_turns == 0 {
             return Err("the run budget must be at least 1 model call — 120 is the default".to_owned());
         }
+        check_script_budget(settings.script_budget_ms)?;
         if let Some(key) = params.api_key {
             self.secrets.set(&settings.provider, key.trim())?;
         }
@@ -185,6 +187,51 @@ impl Settings {
             }
         };
         DoctorRow { name: "provider".to_owned(), ok, required: false, detail, fix }
+    }
+}
+
+/// Refuses a script run budget outside [`SCRIPT_BUDGET_MIN_MS`]..=[`SCRIPT_BUDGET_MAX_MS`],
+/// naming the bounds.
+pub fn check_script_budget(ms: u64) -> Result<(), String> {
+    if (SCRIPT_BUDGET_MIN_MS..=SCRIPT_BUDGET_MAX_MS).contains(&ms) {
+        return Ok(());
+    }
+    Err(format!(
+        "the script run budget must be between 1 s and 30 min ({SCRIPT_BUDGET_MIN_MS}–{SCRIPT_BUDGET_MAX_MS} ms), got {} — 30 s is the default",
+        folio_budget::duration_words(ms)
+    ))
+}
+
+/// The script run budget for a folder about to open, from the saved setting; the default, and
+/// why, when the setting cannot be read or is out of bounds (an older or hand-edited store).
+pub fn script_budget_for_folder(state_dir: Option<&std::path::Path>) -> (u64, Option<String>) {
+    let root = match state_dir {
+        Some(dir) => dir.to_path_buf(),
+        None => match folio_vfs::default_state_root() {
+            Ok(root) => root,
+            Err(e) => {
+                return (
+                    DEFAULT_SCRIPT_BUDGET_MS,
+                    Some(format!("the script run budget could not be read: {e} — 30 s applies")),
+                );
+            }
+        },
+    };
+    let store = match Store::open(&root.join("folio.sqlite")) {
+        Ok(store) => Arc::new(store),
+        Err(e) => {
+            return (
+                DEFAULT_SCRIPT_BUDGET_MS,
+                Some(format!("the script run budget could not be read: {e} — 30 s applies")),
+            );
+        }
+    };
+    let ms = Settings::with_secrets(store, secrets_for(&root)).load().script_budget_ms;
+    match check_script_budget(ms) {
+        Ok(()) => (ms, None),
+        Err(e) => {
+            (DEFAULT_SCRIPT_BUDGET_MS, Some(format!("{e}; 30 s applies — fix it in Settings → Script run budget")))
+        }
     }
 }
 

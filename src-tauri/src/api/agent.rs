@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use super::JobProgressNotice;
+
 /// A provider Folio knows by name, for the Settings dialog.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -33,6 +35,23 @@ pub struct AgentSettings {
     pub vision_model: String,
     /// The run budget: model calls per request before the agent stops and offers Continue.
     pub max_turns: u32,
+    /// The script run budget: the wall-clock milliseconds one script run may take (the agent's
+    /// and the catalogue's alike), from 1 s to 30 min; 30 s when never saved. Applies to folders
+    /// opened after it is saved.
+    #[serde(default = "default_script_budget_ms")]
+    #[ts(type = "number")]
+    pub script_budget_ms: u64,
+}
+
+/// The script run budget when none was saved: 30 s, as `folio run`'s.
+pub const DEFAULT_SCRIPT_BUDGET_MS: u64 = 30_000;
+/// The smallest script run budget the settings accept: 1 s.
+pub const SCRIPT_BUDGET_MIN_MS: u64 = 1_000;
+/// The largest script run budget the settings accept: 30 min.
+pub const SCRIPT_BUDGET_MAX_MS: u64 = 30 * 60_000;
+
+fn default_script_budget_ms() -> u64 {
+    DEFAULT_SCRIPT_BUDGET_MS
 }
 
 /// Where the provider's key is, for the Settings dialog (never the key itself).
@@ -299,7 +318,7 @@ pub enum ConversationNotification {
         /// The fragment of JSON.
         fragment: String,
     },
-    /// A line a running script printed.
+    /// A line a running script printed, or its long job's progress.
     ToolProgress {
         /// The script.
         script: String,
@@ -307,6 +326,9 @@ pub enum ConversationNotification {
         is_error: bool,
         /// The line.
         text: String,
+        /// Set when the line is a long job's progress: it replaces the call's progress bar
+        /// instead of joining its console lines.
+        job: Option<JobProgressNotice>,
     },
     /// A tool call finished.
     ToolFinished {

@@ -268,7 +268,7 @@ pub struct ScriptsRunParams {
     pub args: Option<serde_json::Value>,
 }
 
-/// A console line a running script printed, streamed while it runs.
+/// A console line a running script printed, or its long job's progress, streamed while it runs.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ScriptProgressNotification {
@@ -276,8 +276,81 @@ pub struct ScriptProgressNotification {
     pub run_id: String,
     /// True for `console.error` / `console.warn`.
     pub is_error: bool,
-    /// The line.
+    /// The line (for a job's progress, its human line: `/in/a.pdf: 12/300 pages, about 31 s left`).
     pub text: String,
+    /// Set when the line is a long job's progress, not console output: it replaces the job's
+    /// previous line (a progress bar) instead of joining the console transcript.
+    pub job: Option<JobProgressNotice>,
+}
+
+/// What a long job counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum JobUnit {
+    /// Rendered pages.
+    Page,
+    /// Whole files (a LibreOffice conversion, archive entries).
+    File,
+    /// Video frames.
+    Frame,
+    /// Seconds of media.
+    Second,
+    /// Spreadsheet rows.
+    Row,
+}
+
+/// A long native job's progress (a PDF's pages rendering, a LibreOffice conversion), for the
+/// progress bar on the tool row and on the script catalogue's run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct JobProgressNotice {
+    /// Who is working (`env:render.rasterize /in/report.pdf`).
+    pub job: String,
+    /// Units finished.
+    #[ts(type = "number")]
+    pub done: u64,
+    /// Units in the whole job.
+    #[ts(type = "number")]
+    pub total: u64,
+    /// What is counted.
+    pub unit: JobUnit,
+    /// The unit's name as the total reads (`pages`, `file`).
+    pub units: String,
+    /// Milliseconds still expected, when known.
+    #[ts(type = "number | null")]
+    pub eta_ms: Option<u64>,
+    /// Milliseconds since the job started.
+    #[ts(type = "number")]
+    pub elapsed_ms: u64,
+    /// The time left in words while the job runs (`about 31 s left`), `None` once done or unknown.
+    pub left: Option<String>,
+}
+
+impl From<&folio_budget::JobProgress> for JobProgressNotice {
+    fn from(p: &folio_budget::JobProgress) -> JobProgressNotice {
+        use folio_budget::Unit;
+        let unit = match p.unit {
+            Unit::Page => JobUnit::Page,
+            Unit::File => JobUnit::File,
+            Unit::Frame => JobUnit::Frame,
+            Unit::Second => JobUnit::Second,
+            Unit::Row => JobUnit::Row,
+        };
+        let left = match p.eta_ms {
+            Some(ms) if p.done < p.total => Some(format!("about {} left", folio_budget::duration_words(ms))),
+            _ => None,
+        };
+        JobProgressNotice {
+            job: p.job.clone(),
+            done: p.done,
+            total: p.total,
+            unit,
+            units: p.unit.name(p.total).to_owned(),
+            eta_ms: p.eta_ms,
+            elapsed_ms: p.elapsed_ms,
+            left,
+        }
+    }
 }
 
 /// How a script run ended.
@@ -323,6 +396,8 @@ fn core_decls() -> Vec<String> {
         ScriptsListResponse::decl(),
         ScriptsRunParams::decl(),
         ScriptProgressNotification::decl(),
+        JobUnit::decl(),
+        JobProgressNotice::decl(),
         ScriptsRunResponse::decl(),
     ]
     .into_iter()

@@ -1,5 +1,6 @@
 // The Settings dialog: provider, model, base URL, API key (OS keychain, or the key file where none
-// runs — said so), vision model and run budget; Test connection makes one real minimal request.
+// runs — said so), vision model, run budget and script run budget; Test connection makes one real
+// minimal request.
 import { useEffect, useState } from "preact/hooks";
 import type { AgentSettings, ConnectionTestResponse, SettingsGetResponse } from "../bindings";
 import { ProblemText } from "../ProblemText";
@@ -141,6 +142,26 @@ export function Settings(props: { onClose: () => void }) {
             onInput={(e) => set({ maxTurns: Math.max(1, parseInt((e.target as HTMLInputElement).value, 10) || 1) })}
           />
         </label>
+        <label>
+          Script run budget (seconds per script run, 1 to 1800)
+          <input
+            id="settings-script-budget"
+            type="number"
+            min={1}
+            max={1800}
+            step="any"
+            value={form.scriptBudgetMs / 1000}
+            onInput={(e) => {
+              const seconds = parseFloat((e.target as HTMLInputElement).value);
+              set({ scriptBudgetMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0 });
+            }}
+          />
+        </label>
+        <div class="hint" id="settings-script-budget-hint">
+          How long one script may run before it is stopped (30 s by default); long renders and conversions that
+          would not fit are refused up front. Applies to folders opened after saving — open the folder again to use
+          it now.
+        </div>
         {test && (
           <div class={`notice ${test.outcome === "ok" ? "ok" : "error"}`} id="connection-result" data-outcome={test.outcome}>
             {test.message}

@@ -1,9 +1,10 @@
-// One tool call: tinted by its verb class, its arguments in one line, a live progress line while
-// it runs, expandable to every argument and the full output; failures open by default. A file
+// One tool call: tinted by its verb class, its arguments in one line, a live progress line (and
+// a long job's progress bar with its ETA) while it runs, expandable to every argument and the full output; failures open by default. A file
 // being written shows as a code card that fills in as the model types it.
 import { useState } from "preact/hooks";
 import type { ToolCall } from "./model";
 import { partialField } from "./model";
+import { JobBar } from "../JobBar";
 
 const CODE = /\.(m?js|ts|py|json|csv|md|txt|html|css|svg)$/i;
 
@@ -41,6 +42,7 @@ export function ToolRow(props: { call: ToolCall }) {
         <span class="tool-summary">{call.summary}</span>
         <span class="tool-time">{seconds(call.durationMs)}</span>
       </button>
+      {call.status === "running" && call.job && <JobBar job={call.job} />}
       {call.status === "running" && last && (
         <div class={`tool-progress ${last.isError ? "err" : ""}`} title={last.text}>
           {last.text}
@@ -56,6 +58,12 @@ export function ToolRow(props: { call: ToolCall }) {
         <div class="tool-detail">
           <div class="detail-label">Arguments</div>
           <pre>{call.input !== null ? JSON.stringify(call.input, null, 2) : call.raw}</pre>
+          {call.job && (
+            <>
+              <div class="detail-label">Progress</div>
+              <JobBar job={call.job} />
+            </>
+          )}
           {call.progress.length > 0 && (
             <>
               <div class="detail-label">Console</div>

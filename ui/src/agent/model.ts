@@ -1,6 +1,6 @@
 // The transcript as data: notifications (live, or replayed from the store) folded into items the
 // view renders. Pure functions, so a live turn and a replay build exactly the same transcript.
-import type { ConversationNotification, MissingCapability, ToolStatus, TurnEnd, VerbClass } from "../bindings";
+import type { ConversationNotification, JobProgressNotice, MissingCapability, ToolStatus, TurnEnd, VerbClass } from "../bindings";
 
 export type ToolCall = {
   id: string;
@@ -13,7 +13,10 @@ export type ToolCall = {
   summary: string;
   output: string | null;
   durationMs: number | null;
+  /** Console lines, in order; a long job's progress is not among them. */
   progress: { text: string; isError: boolean }[];
+  /** The latest progress of the call's long job (each replaces the one before), if any. */
+  job: JobProgressNotice | null;
   missing: MissingCapability | null;
 };
 
@@ -135,6 +138,7 @@ export function reduce(t: Transcript, n: ConversationNotification): Transcript {
         output: null,
         durationMs: null,
         progress: [],
+        job: null,
         missing: null,
       };
       const group = lastTools(items);
@@ -155,6 +159,8 @@ export function reduce(t: Transcript, n: ConversationNotification): Transcript {
         if (n.type === "toolInput") {
           call.raw += n.fragment;
           call.summary = partialField(call.raw, "path") ?? call.summary;
+        } else if (n.type === "toolProgress" && n.job) {
+          call.job = n.job;
         } else if (n.type === "toolProgress") {
           call.progress = [...call.progress, { text: n.text, isError: n.isError }];
         } else {

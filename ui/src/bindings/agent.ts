@@ -1,5 +1,6 @@
 // Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`.
 // Do not edit by hand.
+import type { JobProgressNotice } from "./core";
 
 export type ProviderPreset = { 
 /**
@@ -40,7 +41,13 @@ visionModel: string,
 /**
  * The run budget: model calls per request before the agent stops and offers Continue.
  */
-maxTurns: number, };
+maxTurns: number, 
+/**
+ * The script run budget: the wall-clock milliseconds one script run may take (the agent's
+ * and the catalogue's alike), from 1 s to 30 min; 30 s when never saved. Applies to folders
+ * opened after it is saved.
+ */
+scriptBudgetMs: number, };
 
 export type KeyStatus = { 
 /**
@@ -256,7 +263,12 @@ isError: boolean,
 /**
  * The line.
  */
-text: string, } | { "type": "toolFinished", 
+text: string, 
+/**
+ * Set when the line is a long job's progress: it replaces the call's progress bar
+ * instead of joining its console lines.
+ */
+job: JobProgressNotice | null, } | { "type": "toolFinished", 
 /**
  * Call id.
  */

@@ -262,9 +262,50 @@ runId: string,
  */
 isError: boolean, 
 /**
- * The line.
+ * The line (for a job's progress, its human line: `/in/a.pdf: 12/300 pages, about 31 s left`).
  */
-text: string, };
+text: string, 
+/**
+ * Set when the line is a long job's progress, not console output: it replaces the job's
+ * previous line (a progress bar) instead of joining the console transcript.
+ */
+job: JobProgressNotice | null, };
+
+export type JobUnit = "page" | "file" | "frame" | "second" | "row";
+
+export type JobProgressNotice = { 
+/**
+ * Who is working (`env:render.rasterize /in/report.pdf`).
+ */
+job: string, 
+/**
+ * Units finished.
+ */
+done: number, 
+/**
+ * Units in the whole job.
+ */
+total: number, 
+/**
+ * What is counted.
+ */
+unit: JobUnit, 
+/**
+ * The unit's name as the total reads (`pages`, `file`).
+ */
+units: string, 
+/**
+ * Milliseconds still expected, when known.
+ */
+etaMs: number | null, 
+/**
+ * Milliseconds since the job started.
+ */
+elapsedMs: number, 
+/**
+ * The time left in words while the job runs (`about 31 s left`), `None` once done or unknown.
+ */
+left: string | null, };
 
 export type ScriptsRunResponse = { 
 /**
