@@ -18,12 +18,26 @@ use serde_json::json;
 const DEFAULT_SECS: f64 = 7.0;
 
 fn main() -> ExitCode {
-    // libtest's own flags (`--nocapture`, a filter) are accepted and ignored; `--list` lists.
-    if std::env::args().any(|a| a == "--list") {
+    // libtest's flags are accepted: `--list` lists the targets, a filter (`cargo test foo`) runs
+    // only the targets whose name contains it, the other flags are ignored.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--list") {
         for t in TARGETS {
             println!("{}: test", t.name);
         }
         return ExitCode::SUCCESS;
+    }
+    let mut filters: Vec<&str> = Vec::new();
+    let mut takes_value = false;
+    for a in &args {
+        if std::mem::take(&mut takes_value) {
+            continue;
+        }
+        match a.as_str() {
+            "--skip" | "--test-threads" | "--format" | "--color" | "--logfile" | "-Z" => takes_value = true,
+            flag if flag.starts_with('-') => {}
+            filter => filters.push(filter),
+        }
     }
     let secs = match std::env::var("FOLIO_FUZZ_SECS") {
         Ok(v) => match v.trim().parse::<f64>() {
@@ -63,7 +77,9 @@ fn main() -> ExitCode {
     println!("fuzz: seed {seed} (repeat with FOLIO_FUZZ_SEED={seed}), {secs} s per target, hang bound {:?}", cfg.hang);
     let mut reports: Vec<Report> = Vec::new();
     for t in TARGETS {
-        if only.as_ref().is_some_and(|names| !names.iter().any(|n| n == t.name)) {
+        if only.as_ref().is_some_and(|names| !names.iter().any(|n| n == t.name))
+            || (!filters.is_empty() && !filters.iter().any(|f| t.name.contains(f)))
+        {
             continue;
         }
         let r = run_target(t, &cfg);
@@ -82,9 +98,14 @@ fn main() -> ExitCode {
         );
         reports.push(r);
     }
+    if reports.is_empty() {
+        println!("fuzz: no target matches the filter {filters:?}");
+        return ExitCode::SUCCESS;
+    }
     let crashes: usize = reports.iter().map(Report::crashes).sum();
     let hangs: usize = reports.iter().map(Report::hangs).sum();
-    if let Err(e) = write_figures(&reports, &cfg) {
+    // A libtest filter runs part of the suite: its figures would overwrite the full run's.
+    if let Err(e) = if filters.is_empty() { write_figures(&reports, &cfg) } else { Ok(()) } {
         eprintln!("fuzz: {e}");
         return ExitCode::FAILURE;
     }
