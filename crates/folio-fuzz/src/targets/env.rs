@@ -86,7 +86,9 @@ pub(crate) fn edit_setup() -> Result<Run, String> {
                 String::from_utf8_lossy(&after)
             );
         }
-        format!("{:?} {}", r.status, gist(&r.message, 3))
+        let hits = find_all(content, old.as_bytes()).len();
+        let utf8 = std::str::from_utf8(content).is_ok();
+        format!("{:?} {};hits {};utf8 {utf8} {:?}", r.status, gist(&r.message, 3), bucket(hits), r.status)
     }))
 }
 

@@ -89,10 +89,18 @@ pub(crate) fn tokens(list: &[&str]) -> Vec<Vec<u8>> {
     list.iter().map(|t| t.as_bytes().to_vec()).collect()
 }
 
-/// One renderer per process: PDFium is bound once and shared, as in the app.
+/// One renderer per process: PDFium is bound once and shared, as in the app. It is bound here,
+/// in the targets' setup, so loading the library (seconds on a busy machine) is never counted
+/// against the first PDF's time bound; a host without PDFium gets its named error per input.
 pub(crate) fn renderer() -> Arc<Renderer> {
     static RENDERER: OnceLock<Arc<Renderer>> = OnceLock::new();
-    RENDERER.get_or_init(|| Arc::new(Renderer::new(HostPaths::from_host(None)))).clone()
+    RENDERER
+        .get_or_init(|| {
+            let r = Renderer::new(HostPaths::from_host(None));
+            let _ = r.pdfium();
+            Arc::new(r)
+        })
+        .clone()
 }
 
 /// The host's file handlers (`folio_host::HANDLERS`), built over the shared renderer.
