@@ -331,3 +331,32 @@ pub(crate) fn export_names(module: &str) -> (Vec<String>, bool) {
     }
     (names, !record.star_export_entries.is_empty())
 }
+
+/// Everything this module derives from a module's source without running it: the declaration
+/// `Engine::validate` writes for an entry script at `path` whose default export is anonymous, the
+/// default export's JSDoc as the argument check reads it, and the exported names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Derived {
+    /// The `.d.ts` text.
+    pub dts: String,
+    /// The first line of the JSDoc description, as `ls` shows it.
+    pub one_liner: Option<String>,
+    /// Whether the default export has a JSDoc block.
+    pub has_jsdoc: bool,
+    /// The name of the default export's first parameter when the argument check can read it.
+    pub arg_name: Option<String>,
+    /// The names the module exports (`default` included).
+    pub exports: Vec<String>,
+    /// Whether the module also has an `export *`.
+    pub star_export: bool,
+}
+
+/// Runs the `.d.ts` derivation, the JSDoc lookup and the export listing over `source` as if it
+/// were the entry script at `path` — the pure half of `Engine::validate`, for tools that feed it
+/// arbitrary text (folio-fuzz) and never a substitute for validating a script.
+pub fn derive(path: &str, source: &str) -> Derived {
+    let d = declare(path, source, "default");
+    let arg_name = default_jsdoc(source).and_then(|(_, name)| name);
+    let (exports, star_export) = export_names(source);
+    Derived { dts: d.dts, one_liner: d.one_liner, has_jsdoc: d.has_jsdoc, arg_name, exports, star_export }
+}

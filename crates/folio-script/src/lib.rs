@@ -103,6 +103,7 @@ mod validate;
 pub use budget::{CancelToken, ScriptLimits};
 pub use console::{OnProgress, ProgressLine, Stream, TRUNCATED};
 pub use contract::{ScriptKind, Validation, dts_path};
+pub use dts::{Derived, derive as derive_declaration};
 pub use error::{FsError, ScriptError};
 pub use imports::{Import, ImportsError, imports};
 pub use library::{LibraryError, zip_module, zip_module_deferred};

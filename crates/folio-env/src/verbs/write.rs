@@ -122,7 +122,7 @@ pub fn edit_file(env: &Environment, args: EditArgs) -> Result<Reply> {
     }
     for _ in 0..EDIT_ATTEMPTS {
         let (bytes, updated) = prepare_edit(env, &path, &args)?;
-        if let Some(w) = env.gateway.commit_edit(&path, &bytes, updated.as_bytes())? {
+        if let Some(w) = env.gateway.commit_edit(&path, &bytes, &updated)? {
             let text = format!("edited {path} (1 replacement, now {})", fmt_bytes(w.size));
             return Ok(Reply::text(with_script_note(text, w.script.as_ref())));
         }
@@ -132,8 +132,10 @@ pub fn edit_file(env: &Environment, args: EditArgs) -> Result<Reply> {
     )))
 }
 
-/// Reads `path` and applies the edit to it; returns the bytes read and the edited text.
-fn prepare_edit(env: &Environment, path: &VPath, args: &EditArgs) -> Result<(Vec<u8>, String)> {
+/// Reads `path` and applies the edit to it; returns the bytes read and the edited bytes. The
+/// match is made on the file's bytes, so a file that is not valid UTF-8 (a Latin-1 CSV) keeps
+/// every byte outside the replaced text — decoding it first would turn each of them into U+FFFD.
+fn prepare_edit(env: &Environment, path: &VPath, args: &EditArgs) -> Result<(Vec<u8>, Vec<u8>)> {
     let tree = env.tree();
     match folio_vfs::Tree::stat(tree, path)? {
         None => return Err(VfsError::NoSuchFile(path.clone()).into()),
@@ -146,17 +148,55 @@ fn prepare_edit(env: &Environment, path: &VPath, args: &EditArgs) -> Result<(Vec
     if is_binary(&bytes) {
         return Err(EnvError::Binary { verb: "edit_file", path: path.clone(), size: fmt_bytes(bytes.len() as u64) });
     }
-    let text = String::from_utf8_lossy(&bytes);
-    match text.matches(args.old_str.as_str()).count() {
-        0 => Err(EnvError::refused(format!(
+    match occurrences(&bytes, &args.old_str) {
+        (0, _) | (_, None) => Err(EnvError::refused(format!(
             "old_str not found in {path} (0 matches). Read the file and copy the exact text to replace, whitespace included."
         ))),
-        1 => {
-            let updated = text.replacen(args.old_str.as_str(), &args.new_str, 1);
+        (1, Some(at)) => {
+            let mut updated = Vec::with_capacity(bytes.len() - args.old_str.len() + args.new_str.len());
+            updated.extend_from_slice(&bytes[..at]);
+            updated.extend_from_slice(args.new_str.as_bytes());
+            updated.extend_from_slice(&bytes[at + args.old_str.len()..]);
             Ok((bytes, updated))
         }
-        n => Err(EnvError::refused(format!(
+        (n, _) => Err(EnvError::refused(format!(
             "old_str matches {n} times in {path}; it must match exactly once. Include more surrounding context to disambiguate."
         ))),
+    }
+}
+
+/// How often `needle` occurs in `bytes` (without overlaps, as `str::matches` counts) and where
+/// the first occurrence starts. Only the valid UTF-8 runs are searched: `needle` is valid UTF-8,
+/// so no occurrence can include a byte that is not.
+fn occurrences(bytes: &[u8], needle: &str) -> (usize, Option<usize>) {
+    let (mut count, mut first, mut offset) = (0, None, 0);
+    for chunk in bytes.utf8_chunks() {
+        for (at, _) in chunk.valid().match_indices(needle) {
+            first.get_or_insert(offset + at);
+            count += 1;
+        }
+        offset += chunk.valid().len() + chunk.invalid().len();
+    }
+    (count, first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::occurrences;
+
+    #[test]
+    fn occurrences_are_found_in_the_bytes_and_never_in_invalid_ones() {
+        type Case<'a> = (&'a [u8], &'a str, (usize, Option<usize>));
+        let cases: &[Case<'_>] = &[
+            (b"alpha beta", "beta", (1, Some(6))),
+            (b"aaaa", "aa", (2, Some(0))),
+            (b"caf\xe9 au lait", "lait", (1, Some(8))),
+            (b"caf\xe9 au lait", "\u{fffd}", (0, None)),
+            (b"\xff\xfeab\xc3ab", "ab", (2, Some(2))),
+            (b"", "x", (0, None)),
+        ];
+        for (bytes, needle, want) in cases {
+            assert_eq!(occurrences(bytes, needle), *want, "{needle:?} in {bytes:?}");
+        }
     }
 }

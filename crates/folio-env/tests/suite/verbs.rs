@@ -75,6 +75,20 @@ fn write_edit_rm_mv_cp_report_what_they_did() {
     assert_eq!(read(&env, "/tmp/b/2.txt").as_deref(), Some("2"));
 }
 
+/// Found by folio-fuzz (`regressions/edit_file/`): the edit was made on the file decoded with
+/// U+FFFD for every invalid byte, so editing one word of a Latin-1 file rewrote all its accents,
+/// and an `old_str` holding U+FFFD matched bytes that were never that character.
+#[test]
+fn edit_file_changes_only_the_matched_bytes_of_a_file_that_is_not_utf8() {
+    let env = env();
+    let latin1: &[u8] = b"caf\xe9,cr\xe8me\nth\xc3\xa9,10\n";
+    env.tree().write(&super::p("/inbox/menu.csv"), latin1).unwrap();
+    ok(&env, "edit_file", json!({"path": "/inbox/menu.csv", "old_str": "10", "new_str": "12"}));
+    assert_eq!(env.tree().read(&super::p("/inbox/menu.csv")).unwrap(), b"caf\xe9,cr\xe8me\nth\xc3\xa9,12\n");
+    let msg = err(&env, "edit_file", json!({"path": "/inbox/menu.csv", "old_str": "caf\u{fffd}", "new_str": "x"}));
+    assert!(msg.contains("old_str not found in /inbox/menu.csv (0 matches)"), "{msg}");
+}
+
 #[test]
 fn write_file_content_and_encoding_are_checked() {
     let env = env();

@@ -1,0 +1,2 @@
+/** Greets. @param {string} args.name who */
+export default (args) => 'hi ' + args.name;

@@ -1,0 +1,2 @@
+const run = async ([a, b] = []) => a + b;
+export { run as default };

@@ -1,0 +1,5 @@
+/**
+ * Rest.
+ * @param {...number} nums
+ */
+export default function (...nums) { return nums.length; }
