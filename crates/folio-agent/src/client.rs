@@ -119,28 +119,6 @@ impl Provider {
         }
     }
 
-    /// Where calls go, for error messages: the preset's name when the host is one Folio knows.
-    pub fn site(&self) -> Site {
-        let endpoint = self.endpoint();
-        let host_of = |url: &str| -> String {
-            let rest = url.split_once("://").map_or(url, |(_, r)| r);
-            rest.split(['/', '?']).next().unwrap_or(rest).to_owned()
-        };
-        let host = host_of(&self.base_url);
-        let provider = crate::providers::PRESETS
-            .iter()
-            .find(|p| p.format == self.format && host_of(p.base_url) == host)
-            .map(|p| p.name.to_owned())
-            .unwrap_or_else(|| {
-                match self.format {
-                    WireFormat::Anthropic => "Anthropic-compatible",
-                    WireFormat::OpenAi => "OpenAI-compatible",
-                }
-                .to_owned()
-            });
-        Site { provider, host, model: self.model.clone(), endpoint }
-    }
-
     /// The streamed request body for `req`.
     pub fn body(&self, req: &ModelRequest) -> serde_json::Value {
         match self.format {

@@ -2,6 +2,7 @@
 //! with an explicit base URL.
 
 use crate::client::{Pricing, Provider};
+use crate::error::Site;
 use crate::wire::WireFormat;
 
 /// A named provider's defaults.
@@ -115,5 +116,30 @@ impl Preset {
         p.context_window = self.context_window;
         p.pricing = if model == self.default_model { self.pricing } else { None };
         Ok(p)
+    }
+}
+
+// Kept beside the presets it reads, so the client does not import the table that imports it.
+impl Provider {
+    /// Where calls go, for error messages: the preset's name when the host is one Folio knows.
+    pub fn site(&self) -> Site {
+        let endpoint = self.endpoint();
+        let host_of = |url: &str| -> String {
+            let rest = url.split_once("://").map_or(url, |(_, r)| r);
+            rest.split(['/', '?']).next().unwrap_or(rest).to_owned()
+        };
+        let host = host_of(&self.base_url);
+        let provider = PRESETS
+            .iter()
+            .find(|p| p.format == self.format && host_of(p.base_url) == host)
+            .map(|p| p.name.to_owned())
+            .unwrap_or_else(|| {
+                match self.format {
+                    WireFormat::Anthropic => "Anthropic-compatible",
+                    WireFormat::OpenAi => "OpenAI-compatible",
+                }
+                .to_owned()
+            });
+        Site { provider, host, model: self.model.clone(), endpoint }
     }
 }

@@ -7,7 +7,10 @@
 use std::process::{Child, Command, ExitStatus};
 use std::time::{Duration, Instant};
 
-use crate::job::CancelFn;
+use std::sync::Arc;
+
+/// Whether the run was cancelled (by the person, or because it ended).
+pub type CancelFn = Arc<dyn Fn() -> bool + Send + Sync>;
 
 /// How often a supervised child is polled.
 const POLL: Duration = Duration::from_millis(25);
@@ -21,6 +24,9 @@ pub struct ChildLimits {
     pub timeout: Duration,
     /// True when `timeout` is what was left of the run's budget rather than the tool's own limit.
     pub budget_bound: bool,
+    /// The run's end: the child is stopped then even if it started late (after waiting for a
+    /// shared resource), whatever `timeout` says.
+    pub deadline: Option<Instant>,
     /// Resident memory of the whole process group, in bytes (`None`: no cap; not enforced where
     /// the platform cannot read it).
     pub memory_bytes: Option<u64>,
@@ -31,7 +37,7 @@ pub struct ChildLimits {
 impl ChildLimits {
     /// Only a wall-clock limit.
     pub fn timeout(timeout: Duration) -> ChildLimits {
-        ChildLimits { timeout, budget_bound: false, memory_bytes: None, cancel: None }
+        ChildLimits { timeout, budget_bound: false, deadline: None, memory_bytes: None, cancel: None }
     }
 }
 
@@ -79,7 +85,7 @@ pub fn run(cmd: &mut Command, limits: &ChildLimits) -> std::io::Result<ChildOutc
         }
         let stop = if limits.cancel.as_ref().is_some_and(|c| c()) {
             Some(ChildEnd::Cancelled)
-        } else if start.elapsed() >= limits.timeout {
+        } else if start.elapsed() >= limits.timeout || limits.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(ChildEnd::TimedOut)
         } else {
             None

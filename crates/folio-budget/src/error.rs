@@ -1,7 +1,6 @@
 //! Why a job was refused or stopped. Every message names the job, what happened and the fix.
 
-use crate::job::duration_words;
-use crate::kind::Unit;
+use crate::kind::{Unit, duration_words};
 
 /// Why a budgeted job did not run to its end.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -6,13 +6,11 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::child::ChildLimits;
+use crate::child::{CancelFn, ChildLimits};
 use crate::error::BudgetError;
-use crate::kind::{JobKind, Unit};
+use crate::kind::{JobKind, Unit, duration_words};
 use crate::rates::Rates;
 
-/// Whether the run was cancelled (by the person, or because it ended).
-pub type CancelFn = Arc<dyn Fn() -> bool + Send + Sync>;
 /// Receives a job's progress. A panic inside it is the listener's own problem: the budget calls
 /// it from the job's thread and lets the job go on.
 pub type ProgressFn = Arc<dyn Fn(&JobProgress) + Send + Sync>;
@@ -49,18 +47,6 @@ impl JobProgress {
             _ => String::new(),
         };
         format!("{}: {}/{} {}{eta}", self.job, self.done, self.total, self.unit.name(self.total))
-    }
-}
-
-/// A duration as a person says it: `850 ms`, `12 s`, `3 min 5 s`.
-pub fn duration_words(ms: u64) -> String {
-    if ms < 1000 {
-        format!("{ms} ms")
-    } else if ms < 60_000 {
-        format!("{} s", (ms + 500) / 1000)
-    } else {
-        let s = (ms + 500) / 1000;
-        format!("{} min {} s", s / 60, s % 60)
     }
 }
 
@@ -250,6 +236,7 @@ impl Job {
         ChildLimits {
             timeout: left.map_or(timeout, |l| l.min(timeout)),
             budget_bound,
+            deadline: self.budget.deadline,
             memory_bytes: (memory_mb > 0).then(|| memory_mb.saturating_mul(1024 * 1024)),
             cancel: Some(self.budget.cancelled.clone()),
         }

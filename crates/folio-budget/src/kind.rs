@@ -91,3 +91,15 @@ job_kinds! {
     /// Spreadsheet rows read or written; cost in thousands of rows.
     SheetRows = "sheet-rows", Row, "thousand rows", 5.0;
 }
+
+/// A duration as a person says it: `850 ms`, `12 s`, `3 min 5 s`.
+pub fn duration_words(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms < 60_000 {
+        format!("{} s", (ms + 500) / 1000)
+    } else {
+        let s = (ms + 500) / 1000;
+        format!("{} min {} s", s / 60, s % 60)
+    }
+}

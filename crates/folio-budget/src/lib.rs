@@ -29,8 +29,8 @@ mod job;
 mod kind;
 mod rates;
 
-pub use child::{ChildEnd, ChildLimits, ChildOutcome};
+pub use child::{CancelFn, ChildEnd, ChildLimits, ChildOutcome};
 pub use error::{BudgetError, Refusal};
-pub use job::{CancelFn, DEFAULT_RAISE, Job, JobProgress, Plan, ProgressFn, RunBudget, duration_words};
-pub use kind::{JobKind, Unit};
+pub use job::{DEFAULT_RAISE, Job, JobProgress, Plan, ProgressFn, RunBudget};
+pub use kind::{JobKind, Unit, duration_words};
 pub use rates::{Rate, Rates};

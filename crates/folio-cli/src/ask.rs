@@ -165,6 +165,8 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
                 stop.cancel();
             }
         });
+        let style = crate::progress::Style::detect();
+        let mut screen = crate::progress::Screen::with_prefix("    | ");
         let mut on_event = |event: AgentEvent| {
             let value = serde_json::to_value(&event).unwrap_or(Value::Null);
             if let Err(e) = store.record_event(&id, &value) {
@@ -192,7 +194,17 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
                         let _ = writeln!(out, "\n\nStopped at the turn limit ({turns} model calls). Continue with: folio ask {} --conversation {id}", args.folder.display());
                     }
                     AgentEvent::Error { message } => eprintln!("folio: {message}"),
-                    AgentEvent::ScriptProgress { text, .. } => eprintln!("    | {text}"),
+                    AgentEvent::ScriptProgress { run_id, script, text, job, .. } => {
+                        let line = folio_env::ProgressLine {
+                            run_id: run_id.clone(),
+                            script: script.clone(),
+                            // The stream was already folded into how the line reads.
+                            stream: folio_env::Stream::Stdout,
+                            text: text.clone(),
+                            job: job.clone(),
+                        };
+                        crate::progress::draw(&mut std::io::stderr().lock(), &mut screen, style, &line);
+                    }
                     AgentEvent::Presented { path, caption, .. } => {
                         let _ = writeln!(out, "  >> presented {path} — {caption}");
                     }

@@ -43,10 +43,18 @@ pub(crate) fn bar(p: &JobProgress) -> String {
     format!("[{cells}] {}/{} {}{tail} · {}", p.done, p.total, p.unit.name(p.total), p.job)
 }
 
-/// What is on the terminal's last line.
+/// What is on the terminal's last line, and what every line starts with.
 #[derive(Default)]
-struct Screen {
+pub(crate) struct Screen {
     bar_shown: bool,
+    prefix: &'static str,
+}
+
+impl Screen {
+    /// Lines start with `prefix` (`folio ask` indents a script's output under its tool call).
+    pub(crate) fn with_prefix(prefix: &'static str) -> Screen {
+        Screen { bar_shown: false, prefix }
+    }
 }
 
 /// The progress listener for `folio run` (console lines and job progress to stderr).
@@ -62,17 +70,19 @@ pub(crate) fn listener(style: Style) -> OnProgress {
     })
 }
 
-fn draw(err: &mut impl Write, screen: &mut Screen, style: Style, line: &ProgressLine) {
+/// Draws one line of a run's progress stream on `err`.
+pub(crate) fn draw(err: &mut impl Write, screen: &mut Screen, style: Style, line: &ProgressLine) {
+    let prefix = screen.prefix;
     match (&line.job, style) {
         (Some(job), Style::Bar) => {
-            let _ = write!(err, "\r\x1b[2K{}", bar(job));
+            let _ = write!(err, "\r\x1b[2K{prefix}{}", bar(job));
             screen.bar_shown = job.done < job.total;
             if !screen.bar_shown {
                 let _ = writeln!(err);
             }
         }
         (Some(job), Style::Plain) => {
-            let _ = writeln!(err, "progress: {}", job.text());
+            let _ = writeln!(err, "{prefix}progress: {}", job.text());
         }
         (None, _) => {
             if screen.bar_shown {
@@ -81,8 +91,8 @@ fn draw(err: &mut impl Write, screen: &mut Screen, style: Style, line: &Progress
                 screen.bar_shown = false;
             }
             let _ = match line.stream {
-                Stream::Stdout => writeln!(err, "{}", line.text),
-                Stream::Stderr => writeln!(err, "stderr: {}", line.text),
+                Stream::Stdout => writeln!(err, "{prefix}{}", line.text),
+                Stream::Stderr => writeln!(err, "{prefix}stderr: {}", line.text),
             };
         }
     }

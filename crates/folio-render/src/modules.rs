@@ -35,9 +35,13 @@ fn function(name: &str, writes: bool, op: Op) -> NativeFunction {
             let fs = Arc::clone(&cx.fs);
             let cancel = cx.cancel.clone();
             let budget = cx.budget.clone();
-            let out = tokio::task::spawn_blocking(move || op(fs.as_ref(), &args, &budget))
-                .await
-                .map_err(|e| format!("the host call did not complete: {e}"))??;
+            let working = cx.work.begin();
+            let out = tokio::task::spawn_blocking(move || {
+                let _working = working;
+                op(fs.as_ref(), &args, &budget)
+            })
+            .await
+            .map_err(|e| format!("the host call did not complete: {e}"))??;
             if cancel.is_cancelled() {
                 return Err("the run was cancelled".into());
             }

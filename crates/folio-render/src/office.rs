@@ -16,8 +16,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use folio_budget::{ChildEnd, ChildLimits, child};
 
@@ -40,7 +40,19 @@ pub fn installed_apps(soffice: &Path) -> Option<Vec<OfficeApp>> {
     Some(OfficeApp::ALL.into_iter().filter(|app| registry.join(app.registry_file()).is_file()).collect())
 }
 
-static PROFILE_LOCK: Mutex<()> = Mutex::new(());
+/// One lock per profile directory: conversions on one profile take turns, on different profiles
+/// they run side by side.
+static PROFILE_LOCKS: Mutex<Vec<(PathBuf, Arc<Mutex<()>>)>> = Mutex::new(Vec::new());
+
+fn profile_lock(profile: &Path) -> Arc<Mutex<()>> {
+    let mut locks = PROFILE_LOCKS.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, lock)) = locks.iter().find(|(p, _)| p == profile) {
+        return lock.clone();
+    }
+    let lock = Arc::new(Mutex::new(()));
+    locks.push((profile.to_path_buf(), lock.clone()));
+    lock
+}
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// The LibreOffice executable that can open `app`'s documents. Refused (with where it looked, or
@@ -131,7 +143,8 @@ pub fn convert(
     let input = work.join(file);
     let result = (|| {
         std::fs::write(&input, bytes).map_err(|e| RenderError::io(&input, e))?;
-        let _guard = PROFILE_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        let lock = profile_lock(profile);
+        let _guard = lock.lock().unwrap_or_else(|p| p.into_inner());
         run_soffice(name, soffice, profile, &input, &out_dir, &work, limits, to)?;
         let pdf = out_dir.join(format!("{stem}.{to}"));
         match std::fs::read(&pdf) {
@@ -240,7 +253,7 @@ fn run_soffice(
     match outcome.end {
         ChildEnd::Exited(_) => Ok(()),
         ChildEnd::Cancelled => Err(RenderError::Cancelled { path: name.to_string() }),
-        ChildEnd::TimedOut if limits.budget_bound => Err(RenderError::OutOfBudget {
+        ChildEnd::TimedOut if limits.budget_bound || limits.deadline.is_some_and(|d| std::time::Instant::now() >= d) => Err(RenderError::OutOfBudget {
             path: name.to_string(),
             detail: format!("LibreOffice was stopped after {} s, when the run's budget ran out", outcome.took.as_secs()),
         }),

@@ -109,6 +109,7 @@ pub use imports::{Import, ImportsError, imports};
 pub use library::{LibraryError, zip_module, zip_module_deferred};
 pub use operation::{Engine, RunOptions, RunResult, RunValue};
 pub use registry::{
-    CallContext, HostFn, HostFuture, HostValue, ModuleRegistry, NativeFunction, NativeModule, RegistryError,
+    CallContext, HostFn, HostFuture, HostValue, ModuleRegistry, NativeFunction, NativeModule, RegistryError, Work,
+    WorkGuard,
 };
 pub use script_fs::{ScriptFs, TreeFs};

@@ -20,6 +20,8 @@ use crate::loader::{self, ModuleSource, SharedGraph};
 use crate::registry::{CallContext, ModuleRegistry};
 use crate::script_fs::ScriptFs;
 
+/// How long a settled run waits for host work on other threads to stop.
+const WORK_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 const PRELUDE: &str = include_str!("js/prelude.js");
 const STACK_FRAMES: usize = 4;
 
@@ -258,6 +260,7 @@ impl Engine {
         let budget = Budget::new(op.timeout_ms, op.ceiling_ms.unwrap_or(self.limits.run_timeout_ms))
             .with_raise(op.raise.clone());
         let life = CancelToken::new();
+        let host_work = crate::registry::Work::default();
         let graph = op.graph.clone();
         let read_only = matches!(op.mode, Mode::Load);
         let run_budget = {
@@ -277,6 +280,7 @@ impl Engine {
             fs: op.fs.clone(),
             cancel: life.clone(),
             budget: run_budget,
+            work: host_work.clone(),
         };
         let source =
             ModuleSource { registry: self.registry.clone(), call, overlay: op.overlay.clone(), graph: graph.clone() };
@@ -310,6 +314,12 @@ impl Engine {
             () = ticker => Err(ScriptError::Engine("the progress ticker stopped".into())),
         };
         life.cancel();
+        // Host work on other threads sees the cancel at its next unit (a page, a child poll);
+        // the run returns once it has stopped, so nothing it does lands after the result.
+        let grace = Instant::now() + WORK_GRACE;
+        while host_work.running() > 0 && Instant::now() < grace {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
         sink.flush();
         outcome
     }

@@ -54,6 +54,35 @@ pub struct CallContext {
     /// The run's budget: long native work starts a job on it (estimate, refusal, progress,
     /// cancel per unit, child-process limits).
     pub budget: folio_budget::RunBudget,
+    /// Work a host function handed to another thread: the run does not return until it has
+    /// stopped (within a grace period), so nothing it does lands after the run returned.
+    pub work: Work,
+}
+
+/// Counts host work still running on other threads for one run.
+#[derive(Clone, Default)]
+pub struct Work(Arc<std::sync::atomic::AtomicUsize>);
+
+/// Held while a piece of host work runs; dropping it says the work has stopped.
+pub struct WorkGuard(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Work {
+    /// Marks work as running until the guard is dropped (move the guard into the thread).
+    pub fn begin(&self) -> WorkGuard {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        WorkGuard(self.0.clone())
+    }
+
+    /// Work still running.
+    pub fn running(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Drop for WorkGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 /// The future an asynchronous host function returns.
