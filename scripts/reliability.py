@@ -34,6 +34,10 @@ def scalars(obj):
     return [(k, v) for k, v in obj.items() if isinstance(v, (int, float, str, bool)) and k != "area"]
 
 
+def oneline(value):
+    return str(value).replace("\n", " ").replace("|", "/")
+
+
 def fuzz(d):
     rows = [(t.get("name"), t.get("execs"), t.get("execs_per_sec", ""), t.get("corpus", ""), t.get("crashes"), t.get("hangs", 0), t.get("secs"))
             for t in d.get("targets", [])]
@@ -58,7 +62,8 @@ def corpus(d):
         rows = []
         for f in hostile:
             ops = f.get("ops", {})
-            rows.append([f"`{f['path']}`"] + [short(ops.get(op, {})) for op in ("describe", "read", "render", "ls", "preview")])
+            path = f["path"].encode("unicode_escape").decode("ascii")
+            rows.append([f"`{path}`"] + [short(ops.get(op, {})) for op in ("describe", "read", "render", "ls", "preview")])
         lines += table(["file", "describe", "read", "render", "ls", "preview"], rows)
     return lines
 
@@ -85,7 +90,7 @@ def generic(d):
     lines = [f"- {k}: {v}" for k, v in scalars(d)]
     for k, v in d.items():
         if isinstance(v, dict):
-            lines += [f"- {k}: " + ", ".join(f"{a}={b}" for a, b in v.items() if not isinstance(b, (dict, list)))]
+            lines += [f"- {k}: " + ", ".join(f"{a}={oneline(b)}" for a, b in v.items() if not isinstance(b, (dict, list)))]
         elif isinstance(v, list) and v and isinstance(v[0], dict):
             keys = [key for key in v[0].keys() if not isinstance(v[0][key], (dict, list))]
             lines += ["", f"{k}:", ""] + table(keys, [[x.get(key, "") for key in keys] for x in v])
