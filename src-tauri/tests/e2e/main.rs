@@ -14,4 +14,5 @@ mod common;
 mod csp;
 mod harness;
 mod media;
+mod progress;
 mod review;
