@@ -20,12 +20,10 @@ const MEMORY_EVERY: Duration = Duration::from_millis(100);
 /// What a supervised child may use.
 #[derive(Clone)]
 pub struct ChildLimits {
-    /// Wall-clock limit.
+    /// The tool's own wall-clock limit, from when it starts.
     pub timeout: Duration,
-    /// True when `timeout` is what was left of the run's budget rather than the tool's own limit.
-    pub budget_bound: bool,
-    /// The run's end: the child is stopped then even if it started late (after waiting for a
-    /// shared resource), whatever `timeout` says.
+    /// The run's end: the child is stopped then (ending [`ChildEnd::Deadline`]) even if it
+    /// started late, after waiting for a shared resource.
     pub deadline: Option<Instant>,
     /// Resident memory of the whole process group, in bytes (`None`: no cap; not enforced where
     /// the platform cannot read it).
@@ -37,7 +35,7 @@ pub struct ChildLimits {
 impl ChildLimits {
     /// Only a wall-clock limit.
     pub fn timeout(timeout: Duration) -> ChildLimits {
-        ChildLimits { timeout, budget_bound: false, deadline: None, memory_bytes: None, cancel: None }
+        ChildLimits { timeout, deadline: None, memory_bytes: None, cancel: None }
     }
 }
 
@@ -46,8 +44,10 @@ impl ChildLimits {
 pub enum ChildEnd {
     /// It exited by itself.
     Exited(ExitStatus),
-    /// It was killed at its wall-clock limit.
+    /// It was killed at its own wall-clock limit.
     TimedOut,
+    /// It was killed when the run's budget ran out.
+    Deadline,
     /// It was killed when its group's memory passed the cap.
     OverMemory,
     /// It was killed because the run was cancelled.
@@ -85,7 +85,9 @@ pub fn run(cmd: &mut Command, limits: &ChildLimits) -> std::io::Result<ChildOutc
         }
         let stop = if limits.cancel.as_ref().is_some_and(|c| c()) {
             Some(ChildEnd::Cancelled)
-        } else if start.elapsed() >= limits.timeout || limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        } else if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(ChildEnd::Deadline)
+        } else if start.elapsed() >= limits.timeout {
             Some(ChildEnd::TimedOut)
         } else {
             None

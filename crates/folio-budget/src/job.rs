@@ -228,14 +228,11 @@ impl Job {
         }
     }
 
-    /// Limits for a child process doing this job's work: its own `timeout` or what is left of
-    /// the run, whichever is shorter, at most `memory_mb` (0: no cap), killed on cancel.
+    /// Limits for a child process doing this job's work: its own `timeout`, the run's end, at
+    /// most `memory_mb` (0: no cap), killed on cancel.
     pub fn child_limits(&self, timeout: Duration, memory_mb: u64) -> ChildLimits {
-        let left = self.budget.remaining();
-        let budget_bound = left.is_some_and(|l| l < timeout);
         ChildLimits {
-            timeout: left.map_or(timeout, |l| l.min(timeout)),
-            budget_bound,
+            timeout,
             deadline: self.budget.deadline,
             memory_bytes: (memory_mb > 0).then(|| memory_mb.saturating_mul(1024 * 1024)),
             cancel: Some(self.budget.cancelled.clone()),

@@ -147,12 +147,12 @@ fn child_limits_are_bounded_by_what_is_left_of_the_run() {
     let budget = budget_ms(2_000, Arc::new(Rates::in_memory()));
     let job = budget.start(plan(JobKind::OfficeConvert, 1, 0.0)).unwrap();
     let limits = job.child_limits(Duration::from_secs(120), 1024);
-    assert!(limits.budget_bound);
-    assert!(limits.timeout <= Duration::from_secs(2));
+    assert!(limits.deadline.is_some_and(|d| d <= Instant::now() + Duration::from_secs(2)));
+    assert_eq!(limits.timeout, Duration::from_secs(120));
     assert_eq!(limits.memory_bytes, Some(1024 * 1024 * 1024));
     let roomy = budget_ms(600_000, Arc::new(Rates::in_memory())).start(plan(JobKind::OfficeConvert, 1, 0.0)).unwrap();
     let limits = roomy.child_limits(Duration::from_secs(120), 0);
-    assert!(!limits.budget_bound);
+    assert!(limits.deadline.is_some_and(|d| d > Instant::now() + Duration::from_secs(500)));
     assert_eq!((limits.timeout, limits.memory_bytes), (Duration::from_secs(120), None));
 }
 
@@ -197,6 +197,17 @@ mod children {
         let pid = std::fs::read_to_string(&pidfile).unwrap();
         std::thread::sleep(Duration::from_millis(100));
         assert!(!alive(pid.trim()), "the forked sleeper {pid} outlived the timeout");
+    }
+
+    #[test]
+    fn the_runs_end_kills_the_child_even_within_its_own_timeout() {
+        let limits = ChildLimits {
+            deadline: Some(Instant::now() + Duration::from_millis(200)),
+            ..ChildLimits::timeout(Duration::from_secs(30))
+        };
+        let out = child::run(Command::new("sleep").arg("30"), &limits).unwrap();
+        assert_eq!(out.end, ChildEnd::Deadline);
+        assert!(out.took < Duration::from_millis(600), "{:?}", out.took);
     }
 
     #[test]

@@ -157,7 +157,9 @@ impl HostBuilder {
         let paths = self.paths.unwrap_or_else(|| HostPaths::from_host(self.state_dir.clone()));
         let rates = Arc::new(paths.state_dir.as_deref().map_or_else(Rates::in_memory, Rates::open));
         let renderer = Arc::new(Renderer::new(paths));
-        let (doctor, warnings) = rows(&renderer, self.refresh, self.probe.as_ref());
+        let (doctor, mut warnings) = rows(&renderer, self.refresh, self.probe.as_ref());
+        // A torn or unreadable rates file is said at start, beside the doctor cache's problems.
+        warnings.extend(rates.take_warnings());
         let parts = Parts { renderer, doctor };
         let mut registry = ModuleRegistry::with_builtins();
         for row in MODULES {

@@ -326,6 +326,9 @@ impl Renderer {
                     return Err(RenderError::DamagedOffice { path: name.to_string(), detail });
                 }
                 let engine = self.pdfium()?;
+                if let Some(pdf) = office::converted(bytes, "pdf") {
+                    return self.pdf_pages(&engine, name, &pdf, opts, DocKind::Office, budget, sink);
+                }
                 let mut job = budget.start(Plan {
                     kind: JobKind::OfficeConvert,
                     job: name.to_string(),

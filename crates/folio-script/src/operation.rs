@@ -320,6 +320,10 @@ impl Engine {
         while host_work.running() > 0 && Instant::now() < grace {
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         }
+        // A job of this run could not save the rate it measured: said on the run that hit it.
+        for warning in self.rates.take_warnings() {
+            sink.push(Stream::Stderr, format!("warning: {warning}"));
+        }
         sink.flush();
         outcome
     }
