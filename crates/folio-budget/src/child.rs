@@ -138,9 +138,11 @@ impl Drop for Group {
     }
 }
 
+/// Kills every process in the group `pgid` (a child started with `process_group(0)`); a no-op
+/// elsewhere and for pids 0 and 1.
 #[cfg(unix)]
 #[allow(unsafe_code)] // one syscall, documented at the call
-fn kill_group(pgid: u32) {
+pub fn kill_group(pgid: u32) {
     if let Ok(pgid) = i32::try_from(pgid)
         && pgid > 1
     {
@@ -152,8 +154,9 @@ fn kill_group(pgid: u32) {
     }
 }
 
+/// Kills every process in the group `pgid` (nothing to do where groups do not exist).
 #[cfg(not(unix))]
-fn kill_group(_pgid: u32) {}
+pub fn kill_group(_pgid: u32) {}
 
 /// Resident bytes of every process in the group `pgid` (Linux: read from /proc; elsewhere 0).
 pub fn group_resident_bytes(pgid: u32) -> u64 {
