@@ -67,45 +67,94 @@ pub struct ChildOutcome {
 
 /// Starts `cmd` as the leader of a new process group and supervises it under `limits`.
 pub fn run(cmd: &mut Command, limits: &ChildLimits) -> std::io::Result<ChildOutcome> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
+    Supervised::spawn(cmd)?.wait(limits)
+}
+
+/// A child started as the leader of its own process group and not yet waited for: for a caller
+/// that feeds its stdin or reads its stdout while it runs (an encoder fed frame by frame, a tool
+/// whose progress arrives on a pipe). [`Supervised::check`] is one poll of the same supervision
+/// [`run`] loops over; dropping the handle unreaped kills the whole group.
+pub struct Supervised {
+    group: Group,
+    start: Instant,
+    peak: u64,
+    last_memory: Option<Instant>,
+}
+
+impl Supervised {
+    /// Starts `cmd` as the leader of a new process group (set its pipes before).
+    pub fn spawn(cmd: &mut Command) -> std::io::Result<Supervised> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let child = cmd.spawn()?;
+        Ok(Supervised { group: Group { child, reaped: false }, start: Instant::now(), peak: 0, last_memory: None })
     }
-    let child = cmd.spawn()?;
-    let mut group = Group { child, reaped: false };
-    let start = Instant::now();
-    let mut peak = 0u64;
-    let mut last_memory: Option<Instant> = None;
-    loop {
-        if let Some(status) = group.child.try_wait()? {
-            group.reaped = true;
-            group.kill_rest();
-            return Ok(ChildOutcome { end: ChildEnd::Exited(status), peak_bytes: peak, took: start.elapsed() });
+
+    /// The child's pid, which is also its process group's id.
+    pub fn id(&self) -> u32 {
+        self.group.child.id()
+    }
+
+    /// The child, to take its stdin, stdout or stderr.
+    pub fn child_mut(&mut self) -> &mut Child {
+        &mut self.group.child
+    }
+
+    /// One poll: `Some` once the child exited (the rest of its group is killed) or once a limit
+    /// said stop (the whole group is killed and reaped); `None` while it runs within `limits`.
+    pub fn check(&mut self, limits: &ChildLimits) -> std::io::Result<Option<ChildOutcome>> {
+        if self.group.reaped {
+            return Err(std::io::Error::other("the supervised child was already reaped"));
+        }
+        if let Some(status) = self.group.child.try_wait()? {
+            self.group.reaped = true;
+            self.group.kill_rest();
+            return Ok(Some(self.outcome(ChildEnd::Exited(status))));
         }
         let stop = if limits.cancel.as_ref().is_some_and(|c| c()) {
             Some(ChildEnd::Cancelled)
         } else if limits.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(ChildEnd::Deadline)
-        } else if start.elapsed() >= limits.timeout {
+        } else if self.start.elapsed() >= limits.timeout {
             Some(ChildEnd::TimedOut)
         } else {
             None
         };
         let stop = stop.or_else(|| {
-            if last_memory.is_some_and(|t| t.elapsed() < MEMORY_EVERY) {
+            if self.last_memory.is_some_and(|t| t.elapsed() < MEMORY_EVERY) {
                 return None;
             }
-            last_memory = Some(Instant::now());
-            let now = group_resident_bytes(group.child.id());
-            peak = peak.max(now);
+            self.last_memory = Some(Instant::now());
+            let now = group_resident_bytes(self.group.child.id());
+            self.peak = self.peak.max(now);
             limits.memory_bytes.filter(|cap| now > *cap).map(|_| ChildEnd::OverMemory)
         });
-        if let Some(end) = stop {
-            group.kill_all();
-            return Ok(ChildOutcome { end, peak_bytes: peak, took: start.elapsed() });
+        Ok(stop.map(|end| self.kill(end)))
+    }
+
+    /// Polls until the child exits or a limit stops it.
+    pub fn wait(mut self, limits: &ChildLimits) -> std::io::Result<ChildOutcome> {
+        loop {
+            if let Some(outcome) = self.check(limits)? {
+                return Ok(outcome);
+            }
+            std::thread::sleep(POLL);
         }
-        std::thread::sleep(POLL);
+    }
+
+    /// Kills the whole group now and reaps the leader; the outcome says `end`.
+    pub fn kill(&mut self, end: ChildEnd) -> ChildOutcome {
+        if !self.group.reaped {
+            self.group.kill_all();
+        }
+        self.outcome(end)
+    }
+
+    fn outcome(&self, end: ChildEnd) -> ChildOutcome {
+        ChildOutcome { end, peak_bytes: self.peak, took: self.start.elapsed() }
     }
 }
 

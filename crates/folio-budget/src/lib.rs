@@ -29,7 +29,7 @@ mod job;
 mod kind;
 mod rates;
 
-pub use child::{CancelFn, ChildEnd, ChildLimits, ChildOutcome};
+pub use child::{CancelFn, ChildEnd, ChildLimits, ChildOutcome, Supervised};
 pub use error::{BudgetError, Refusal};
 pub use job::{DEFAULT_RAISE, Job, JobProgress, Plan, ProgressFn, RunBudget};
 pub use kind::{JobKind, Unit, duration_words};

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 //! The capture layer alone, on a hand-written page (no React): the page is served by the site,
 //! time comes from a tiny clock the test injects, and two fresh browsers give byte-identical
 //! frames.
