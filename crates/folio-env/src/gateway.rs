@@ -130,7 +130,12 @@ pub struct Gateway {
     mutations: AtomicU64,
     limit_hits: AtomicU64,
     spillovers: AtomicU64,
+    /// This environment's identity among all environments of the process.
+    scope: u64,
 }
+
+/// Gives every gateway (every environment) its own [`Gateway::scope`].
+static SCOPES: AtomicU64 = AtomicU64::new(1);
 
 fn take<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // The guarded data stays consistent at every await-free step, so a poisoned lock is reused.
@@ -156,7 +161,14 @@ impl Gateway {
             mutations: AtomicU64::new(0),
             limit_hits: AtomicU64::new(0),
             spillovers: AtomicU64::new(0),
+            scope: SCOPES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// This environment's identity, unique in the process (host modules key per-environment
+    /// state by it: env:motion's browser).
+    pub fn scope(&self) -> u64 {
+        self.scope
     }
 
     /// The raw tree, for reads and environment-owned writes.

@@ -67,6 +67,8 @@ pub struct TabParams<'a> {
     pub init: &'a [String],
     /// The page's server.
     pub site: Arc<Site>,
+    /// The page to open, a path under the origin (`/__folio/page.html`).
+    pub page: &'a str,
 }
 
 impl Tab {
@@ -124,13 +126,13 @@ impl Tab {
             events,
             last_png: None,
         };
-        tab.navigate().await?;
+        tab.navigate(params.page).await?;
         Ok(tab)
     }
 
-    async fn navigate(&mut self) -> Result<(), MotionError> {
+    async fn navigate(&mut self, page: &str) -> Result<(), MotionError> {
         let s = Some(self.session.as_str());
-        let url = format!("{ORIGIN}/__folio/page.html");
+        let url = format!("{ORIGIN}{page}");
         if !self.begin_frame {
             let nav = self
                 .cdp
@@ -248,7 +250,6 @@ impl Tab {
             }
             return Err(MotionError::Browser("the headless shell drew no frame after 50 BeginFrames".into()));
         }
-        self.eval("window.__folioSettle ? window.__folioSettle() : null").await?;
         let shot = self
             .cdp
             .call(

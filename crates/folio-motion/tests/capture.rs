@@ -45,7 +45,7 @@ async fn frames(path: &std::path::Path, begin_frame: bool, n: u32) -> (Vec<[u8; 
     let site = Arc::new(Site::new(Arc::new(NoFiles), own, Graph::default()));
     let browser = Browser::launch(path, begin_frame).await.expect("launch");
     let mut tab =
-        Tab::open(&browser, TabParams { width: 960, height: 540, fps: 30, init: &[], site }).await.expect("open");
+        Tab::open(&browser, TabParams { width: 960, height: 540, fps: 30, init: &[], site, page: "/__folio/page.html" }).await.expect("open");
     tab.wait_mounted(Duration::from_secs(10)).await.expect("mounted");
     let start = Instant::now();
     let mut out = Vec::new();

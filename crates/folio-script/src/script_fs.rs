@@ -31,6 +31,12 @@ pub trait ScriptFs: Send + Sync {
     fn mv(&self, from: &VPath, to: &VPath) -> Result<(), FsError>;
     /// Copies a file or a subtree.
     fn cp(&self, from: &VPath, to: &VPath) -> Result<(), FsError>;
+    /// The environment this file system belongs to, unique in the process (0: none). Host
+    /// modules key per-environment state by it — env:motion keeps one browser per environment
+    /// and never shares it between folders.
+    fn scope(&self) -> u64 {
+        0
+    }
 }
 
 /// [`ScriptFs`] straight over a [`Tree`], with no zones or limits.

@@ -31,6 +31,9 @@ fn text(e: EnvError) -> FsError {
 }
 
 impl ScriptFs for EnvFs {
+    fn scope(&self) -> u64 {
+        self.gateway.scope()
+    }
     fn read(&self, path: &VPath) -> Result<Vec<u8>, FsError> {
         self.gateway.tree().read(path).map_err(FsError::from)
     }

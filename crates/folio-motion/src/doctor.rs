@@ -1,0 +1,124 @@
+//! What env:motion can do on this host, computed once per start: the rows `folio doctor` prints
+//! (the browser, the headless shell, ffmpeg, the bundled React and Reanimated), the facts
+//! `capabilities()` returns, and the "On this host" section of `/std/motion/README.md`. No host
+//! path reaches the agent-visible docs.
+
+use serde::Serialize;
+
+use crate::discovery::{Found, Platform};
+use crate::scripts::asset;
+
+/// One doctor row (the same shape every doctor row has).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Row {
+    /// `browser`, `headless-shell`, `motion-ffmpeg`, `react`, `reanimated`.
+    pub name: &'static str,
+    /// Works here.
+    pub ok: bool,
+    /// Folio is not ready without it (never, for motion: a missing browser refuses env:motion only).
+    pub required: bool,
+    /// What was found, or what is wrong.
+    pub detail: String,
+    /// The command that fixes it (empty when ok).
+    pub fix: String,
+}
+
+/// The versions of the vendored libraries (`vendor/VERSIONS`: `name version` lines).
+pub fn vendored(name: &str) -> Option<String> {
+    let text = String::from_utf8_lossy(asset("VERSIONS")?).into_owned();
+    text.lines().find_map(|l| {
+        let mut parts = l.split_whitespace();
+        (parts.next() == Some(name)).then(|| parts.next().unwrap_or("").to_string())
+    })
+}
+
+/// The rows for a host with `browser` and whether ffmpeg was found (`ffmpeg`: its path).
+pub fn rows(browser: Option<&Found>, ffmpeg: Option<&std::path::Path>) -> Vec<Row> {
+    let platform = Platform::current();
+    let mut out = Vec::new();
+    match browser {
+        Some(b) => out.push(Row {
+            name: "browser",
+            ok: true,
+            required: false,
+            detail: format!("{} (from {:?})", b.path.display(), b.source).to_lowercase(),
+            fix: String::new(),
+        }),
+        None => out.push(Row {
+            name: "browser",
+            ok: false,
+            required: false,
+            detail: "no Chromium-family browser found — env:motion cannot render".into(),
+            fix: format!("{}, or set FOLIO_CHROMIUM_PATH", platform.install_hint()),
+        }),
+    }
+    let shell = browser.is_some_and(|b| b.headless_shell);
+    out.push(Row {
+        name: "headless-shell",
+        ok: shell,
+        required: false,
+        detail: if shell {
+            "frames are captured with HeadlessExperimental.beginFrame (fast, deterministic)".into()
+        } else {
+            "not found — frames use Page.captureScreenshot (the same pixels, about half as fast)".into()
+        },
+        fix: if shell || platform != Platform::Linux { String::new() } else { "sudo apt-get install chromium-headless-shell".into() },
+    });
+    out.push(match ffmpeg {
+        Some(p) => Row { name: "motion-ffmpeg", ok: true, required: false, detail: format!("{} encodes .mp4, .webm and .gif", p.display()), fix: String::new() },
+        None => Row {
+            name: "motion-ffmpeg",
+            ok: false,
+            required: false,
+            detail: "ffmpeg not found — stills, .png and frame directories work; .mp4/.webm/.gif do not".into(),
+            fix: folio_media::discovery::install_fix(folio_media::Platform::current()).into(),
+        },
+    });
+    let react = vendored("react");
+    out.push(Row {
+        name: "react",
+        ok: react.is_some(),
+        required: false,
+        detail: match &react {
+            Some(v) => format!("React {v} bundled with Folio — no install needed"),
+            None => "the bundled React is missing from this build".into(),
+        },
+        fix: if react.is_some() { String::new() } else { "rebuild Folio after running scripts/vendor-js.sh".into() },
+    });
+    let reanimated = vendored("react-native-reanimated");
+    let worklets = asset("worklets.html").is_some() && asset("babel-standalone/babel.min.js").is_some();
+    out.push(Row {
+        name: "reanimated",
+        ok: reanimated.is_some() && worklets,
+        required: false,
+        detail: match (&reanimated, worklets) {
+            (Some(v), true) => format!("Reanimated {v} with react-native-web and the worklets transform bundled — React Native motion code renders here"),
+            (Some(_), false) => "Reanimated is bundled but the worklets transform is missing, so animated styles would never update".into(),
+            (None, _) => "Reanimated is not bundled in this build — write scenes with folio/motion or remotion".into(),
+        },
+        fix: if reanimated.is_some() && worklets { String::new() } else { "rebuild Folio after running scripts/vendor-js.sh".into() },
+    });
+    out
+}
+
+/// The end of `/std/motion/README.md`: what works on this host, in words, without paths.
+pub fn host_notes(rows: &[Row]) -> String {
+    let ok = |n: &str| rows.iter().any(|r| r.name == n && r.ok);
+    let mut s = String::from("\n\n## On this host (checked when the environment was created)\n\n");
+    if ok("browser") {
+        s.push_str("- Browser: available — render and still work.\n");
+    } else {
+        s.push_str("- Browser: **none found** — render and still will FAIL until the person installs Chromium (`folio doctor` names the command) and restarts Folio.\n");
+    }
+    if ok("motion-ffmpeg") {
+        s.push_str("- Video: .mp4, .webm and .gif outputs work.\n");
+    } else {
+        s.push_str("- Video: **ffmpeg is missing** — only stills, .png and frame directories work.\n");
+    }
+    if ok("reanimated") {
+        s.push_str("- Reanimated: available — unchanged react-native-reanimated code animates.\n");
+    } else {
+        s.push_str("- Reanimated: not available — write scenes with folio/motion or remotion.\n");
+    }
+    s
+}
