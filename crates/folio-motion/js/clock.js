@@ -13,10 +13,12 @@
 // The calendar date therefore depends on the page's time zone; the host should pin it
 // (Emulation.setTimezoneOverride "UTC") for renders that are identical across hosts.
 //
-// Not virtualised, by decision: MessageChannel and Promise/microtask ordering (already
-// deterministic; React's scheduler runs on MessageChannel and `drive` waits one MessageChannel
-// round trip), <video>/<audio> playback, event.timeStamp, document.timeline.currentTime,
-// ResizeObserver / IntersectionObserver delivery.
+// MessageChannel (React's scheduler) is delivered inside each drive, so work that effects
+// schedule lands in the frame that caused it; see below.
+//
+// Not virtualised, by decision: Promise/microtask ordering (already deterministic), <video> and
+// <audio> playback, event.timeStamp, document.timeline.currentTime, ResizeObserver and
+// IntersectionObserver delivery, workers.
 //
 // The contract is window.__folio; crates/folio-motion/js/README.md describes it.
 (() => {
@@ -231,6 +233,60 @@
     return batch.length;
   }
 
+  // ---- MessageChannel: delivered inside the frame ---------------------------------------------
+  // React's scheduler posts its work (renders after effects, passive effects of non-sync lanes)
+  // through a MessageChannel. Ports made here queue their messages: a drive delivers the queue
+  // synchronously, so that work lands in the frame that caused it, and a real MessageChannel
+  // task delivers whatever no drive picked up (work outside a drive still happens, just later).
+  // Ports are local to the page: they cannot be transferred to a worker or another window.
+  const messageQueue = [];
+  const realChannel = new RealMessageChannel();
+  let realDrainPosted = false;
+  function drainMessages() {
+    let n = 0;
+    while (messageQueue.length && n < MAX_TIMER_FIRINGS) {
+      const [port, data] = messageQueue.shift();
+      n++;
+      if (!port.closed) port.dispatchEvent(new MessageEvent('message', { data }));
+    }
+    if (messageQueue.length) postRealDrain();
+    return n;
+  }
+  function postRealDrain() {
+    if (realDrainPosted) return;
+    realDrainPosted = true;
+    realChannel.port2.postMessage(0);
+  }
+  realChannel.port1.onmessage = () => { realDrainPosted = false; drainMessages(); };
+  class FolioMessagePort extends EventTarget {
+    constructor() {
+      super();
+      this.other = null;
+      this.closed = false;
+      this.handler = null;
+    }
+    get onmessage() { return this.handler; }
+    set onmessage(fn) {
+      if (this.handler) this.removeEventListener('message', this.handler);
+      this.handler = typeof fn === 'function' ? fn : null;
+      if (this.handler) this.addEventListener('message', this.handler);
+    }
+    postMessage(data) {
+      if (this.closed || !this.other || this.other.closed) return;
+      messageQueue.push([this.other, structuredClone(data)]);
+      postRealDrain();
+    }
+    start() {}
+    close() { this.closed = true; }
+  }
+  window.MessageChannel = function MessageChannel() {
+    if (!new.target) throw new TypeError("Failed to construct 'MessageChannel': Please use the 'new' operator");
+    this.port1 = new FolioMessagePort();
+    this.port2 = new FolioMessagePort();
+    this.port1.other = this.port2;
+    this.port2.other = this.port1;
+  };
+
   // ---- CSS animations, transitions, Web Animations: pinned to the clock ----------------------
   const animStart = new WeakMap();
   function pinAnimations() {
@@ -292,9 +348,26 @@
     }
     return waits;
   }
+  // React schedules follow-up work from a microtask (its root scheduler), which then posts to
+  // the MessageChannel: alternate microtask turns and queue drains, all inside the current task
+  // (no rendering step can happen in between), until nothing more is queued; then pin the
+  // animations that work started.
+  async function settleWork() {
+    for (let round = 0; round < 50; round++) {
+      for (let i = 0; i < 4; i++) await null;
+      let n = 0;
+      try {
+        n = drainMessages();
+        folio.flush(() => {});
+      } catch (err) { recordError(err, 'render'); }
+      if (n === 0) break;
+    }
+    return pinAnimations();
+  }
   function settle(result) {
-    // One real MessageChannel round trip lets React's scheduler finish work queued by effects.
-    return macrotask().then(() => {
+    // Then one real task round trip lets any remaining asynchronous work run before the capture.
+    return settleWork().then(macrotask).then(() => {
+      pinAnimations(); // animations that React work after the commit created
       const waits = pendingLoads();
       if (!waits.length) return result;
       return Promise.race([Promise.all(waits.map((w) => w.promise)), realDelay(IMAGE_WAIT_MS)]).then(() => {
@@ -381,6 +454,14 @@
   function missingFonts() {
     const missing = [];
     const seen = new Set();
+    // The browser's own default family (a page that sets none) is never the author's wish.
+    if (document.body) {
+      const probe = document.createElement('span');
+      probe.style.fontFamily = 'initial';
+      document.body.appendChild(probe);
+      seen.add(getComputedStyle(probe).fontFamily);
+      probe.remove();
+    }
     const all = document.body ? document.body.getElementsByTagName('*') : [];
     for (let i = 0; i < all.length && i < 5000; i++) {
       const el = all[i];
@@ -434,10 +515,12 @@
     onFrame,
     listenerCount: () => listeners.size,
     pinAnimations,
+    drain: drainMessages,
+    settleWork,
     // One frame: the frame signal and/or the clock move (mode 'auto' | 'frame' | 'clock'), inside
-    // `flush` so React commits synchronously, then animations are pinned. The promise resolves
-    // after one MessageChannel round trip, or when new images, fonts and delayRender handles are
-    // done (at most IMAGE_WAIT_MS of real time).
+    // `flush` so React commits synchronously; the work that schedules runs in the same task
+    // (settleWork), animations are pinned, and the promise resolves after one more real task, or
+    // when new images, fonts and delayRender handles are done (at most IMAGE_WAIT_MS real time).
     drive(f, mode, stepMs) {
       const m = mode || 'auto';
       const step = stepMs !== undefined ? Number(stepMs) : 1000 / (frame.fps || 30);
@@ -447,9 +530,11 @@
           if (m !== 'clock') setFrame(f);
           if (m !== 'frame') callbacks = advance(f === 0 ? 0 : step);
         });
+        drainMessages(); // React work the frame scheduled: renders after effects, more effects
+        folio.flush(() => {});
       } catch (err) { recordError(err, 'render'); }
-      const animations = pinAnimations();
-      return settle({ frame: frame.frame, now, callbacks, animations, errors: errors.length });
+      pinAnimations();
+      return settle({ frame: frame.frame, now, callbacks, errors: errors.length });
     },
     probe: () => ({ listeners: listeners.size, pending: rafQueue.size, timers: timers.size, mounted: folio.mounted }),
     brokenImages,

@@ -47,5 +47,8 @@ if (mod) {
     } catch (err) {
       F.recordError(err, 'render');
     }
+    // What the mount's effects scheduled renders now, and the animations it started are paused
+    // in this task, before the compositor runs them.
+    await F.settleWork();
   }
 }
