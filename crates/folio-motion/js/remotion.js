@@ -1,0 +1,238 @@
+// The Remotion-style API, answered under the import name `remotion` (served as
+// /__folio/remotion.js). Written for Folio from Remotion's public documentation — it is not
+// Remotion's code — with the same frame semantics as folio/motion: the frame comes from
+// window.__folio, and inside a <Sequence> useCurrentFrame() counts from the sequence's start.
+//
+// Provided: useCurrentFrame, useVideoConfig, interpolate (extrapolateLeft/Right: extend | clamp |
+// identity | wrap), spring, measureSpring, Easing, Sequence, Series, Loop, Freeze, AbsoluteFill,
+// Img, interpolateColors, staticFile, delayRender / continueRender / cancelRender, random,
+// getInputProps, Composition / Still (render their component), useCurrentScale.
+// Anything else imported from 'remotion' fails at import with the browser's "does not provide an
+// export named …" error, which names it.
+import { Children, createElement, forwardRef, isValidElement, useContext } from 'react';
+import {
+  ABSOLUTE_FILL, Sequence, SequenceContext, bezier, bounce, checkRanges, circle, cubic, describe,
+  easeIn, easeInOut, easeOut, easingError, exp, linear, measureSpring, physicsSpring, quad, sin,
+  strictEasing, useAbsoluteFrame, useFrame, useVideoConfig as useFolioConfig,
+} from 'folio/motion';
+
+const F = () => window.__folio;
+
+export { Sequence, measureSpring };
+export const spring = physicsSpring;
+
+/** The frame, relative to the innermost <Sequence> (0-based). */
+export function useCurrentFrame() {
+  return useFrame();
+}
+/** {width, height, fps, durationInFrames, id, defaultProps, props} of the render. */
+export function useVideoConfig() {
+  return { ...useFolioConfig(), id: 'folio', defaultProps: {}, props: {} };
+}
+export function useCurrentScale() {
+  return 1;
+}
+export function getInputProps() {
+  return {};
+}
+
+// ---- interpolate ------------------------------------------------------------------------------
+const EXTRAPOLATIONS = ['extend', 'clamp', 'identity', 'wrap'];
+function extrapolate(x, lo, hi, how) {
+  if (how === 'clamp') return x < lo ? lo : hi;
+  if (how === 'wrap') { const r = hi - lo; return ((((x - lo) % r) + r) % r) + lo; }
+  return x;
+}
+export function interpolate(input, inputRange, outputRange, options) {
+  const o = options || {};
+  const easing = o.easing !== undefined ? o.easing : linear;
+  const left = o.extrapolateLeft !== undefined ? o.extrapolateLeft : 'extend';
+  const right = o.extrapolateRight !== undefined ? o.extrapolateRight : 'extend';
+  if (typeof easing !== 'function') throw easingError('interpolate', easing);
+  for (const [name, v] of [['extrapolateLeft', left], ['extrapolateRight', right]]) {
+    if (!EXTRAPOLATIONS.includes(v)) throw new TypeError(`interpolate: ${name} must be one of ${EXTRAPOLATIONS.map((e) => `'${e}'`).join(', ')}, got ${describe(v)}`);
+  }
+  if (typeof input !== 'number' || Number.isNaN(input)) throw new TypeError(`interpolate: input must be a number (the frame, say), got ${describe(input)}`);
+  checkRanges('interpolate', inputRange, outputRange, { strict: true });
+  for (let i = 0; i < outputRange.length; i++) {
+    if (typeof outputRange[i] !== 'number' || !Number.isFinite(outputRange[i])) {
+      throw new TypeError(`interpolate: outputRange must contain only finite numbers, got ${describe(outputRange[i])} at index ${i}${typeof outputRange[i] === 'string' ? ' — for colours use interpolateColors()' : ''}`);
+    }
+  }
+  let i = 1;
+  for (; i < inputRange.length - 1; i++) if (inputRange[i] >= input) break;
+  const lo = inputRange[i - 1];
+  const hi = inputRange[i];
+  const from = outputRange[i - 1];
+  const to = outputRange[i];
+  let x = input;
+  if (x < lo) {
+    if (left === 'identity') return x;
+    x = extrapolate(x, lo, hi, left);
+  }
+  if (x > hi) {
+    if (right === 'identity') return x;
+    x = extrapolate(x, lo, hi, right);
+  }
+  if (from === to) return from;
+  return from + (to - from) * easing((x - lo) / (hi - lo));
+}
+
+// ---- colours ----------------------------------------------------------------------------------
+let colorCtx = null;
+const colorCache = new Map();
+// Any CSS colour, parsed by the browser: [r, g, b, a] with channels 0–255 and alpha 0–1.
+function parseColor(color) {
+  if (colorCache.has(color)) return colorCache.get(color);
+  if (typeof color !== 'string') throw new TypeError(`interpolateColors: colours must be CSS colour strings ('red', '#ff0000', 'rgba(255, 0, 0, 0.5)', 'hsl(0, 100%, 50%)'), got ${describe(color)}`);
+  if (!colorCtx) colorCtx = document.createElement('canvas').getContext('2d');
+  colorCtx.fillStyle = '#010203';
+  colorCtx.fillStyle = color;
+  let v = colorCtx.fillStyle;
+  if (v === '#010203') {
+    colorCtx.fillStyle = '#040506';
+    colorCtx.fillStyle = color;
+    if (colorCtx.fillStyle === '#040506') throw new TypeError(`interpolateColors: ${JSON.stringify(color)} is not a CSS colour`);
+    v = colorCtx.fillStyle;
+  }
+  let out;
+  if (v[0] === '#') out = [parseInt(v.slice(1, 3), 16), parseInt(v.slice(3, 5), 16), parseInt(v.slice(5, 7), 16), 1];
+  else { const n = v.match(/[\d.]+/g).map(Number); out = [n[0], n[1], n[2], n.length > 3 ? n[3] : 1]; }
+  colorCache.set(color, out);
+  return out;
+}
+/** Maps input over inputRange to a colour of outputRange: 'rgba(r, g, b, a)', clamped. */
+export function interpolateColors(input, inputRange, outputRange) {
+  checkRanges('interpolateColors', inputRange, outputRange, { strict: true });
+  const colors = outputRange.map(parseColor);
+  const channel = (k) => interpolate(input, inputRange, colors.map((c) => c[k]), { extrapolateLeft: 'clamp', extrapolateRight: 'clamp' });
+  const [r, g, b] = [0, 1, 2].map((k) => Math.round(channel(k)));
+  const a = Number(channel(3).toFixed(3));
+  return `rgba(${r}, ${g}, ${b}, ${a})`;
+}
+
+// ---- Easing (Remotion's, from React Native) ---------------------------------------------------
+export const Easing = strictEasing({
+  step0: (n) => (n > 0 ? 1 : 0),
+  step1: (n) => (n >= 1 ? 1 : 0),
+  linear,
+  ease: bezier(0.42, 0, 1, 1),
+  quad,
+  cubic,
+  poly: (n) => (t) => Math.pow(t, n),
+  sin,
+  circle,
+  exp,
+  elastic: (bounciness = 1) => {
+    const p = bounciness * Math.PI;
+    return (t) => 1 - Math.pow(Math.cos((t * Math.PI) / 2), 3) * Math.cos(t * p);
+  },
+  back: (s = 1.70158) => (t) => t * t * ((s + 1) * t - s),
+  bounce,
+  bezier,
+  in: easeIn,
+  out: easeOut,
+  inOut: easeInOut,
+}, 'Easing');
+
+// ---- components -------------------------------------------------------------------------------
+export const AbsoluteFill = forwardRef(function AbsoluteFill({ style, ...props }, ref) {
+  return createElement('div', { ...props, ref, style: { ...ABSOLUTE_FILL, ...style } });
+});
+
+/** <img> whose load the frame waits for (every drive waits for new images); a failed load is
+ *  recorded as a page error naming the source. */
+export const Img = forwardRef(function Img({ onError, ...props }, ref) {
+  return createElement('img', {
+    ...props,
+    ref,
+    onError(e) {
+      F().recordError(new Error(`<Img> could not load ${JSON.stringify(props.src)} — check the path (an absolute tree path such as /in/photo.png, or staticFile('photo.png') next to the scene)`), 'runtime');
+      if (onError) onError(e);
+    },
+  });
+});
+
+export function Series({ children }) {
+  let start = 0;
+  const items = Children.toArray(children).filter((c) => c !== null && c !== false);
+  return items.map((child, i) => {
+    if (!isValidElement(child) || child.type !== SeriesSequence) {
+      throw new TypeError('<Series> may only contain <Series.Sequence> elements');
+    }
+    const { durationInFrames = Infinity, offset = 0, children: inner, ...rest } = child.props;
+    if (durationInFrames === Infinity && i !== items.length - 1) {
+      throw new TypeError('<Series.Sequence>: only the last sequence of a <Series> may leave out durationInFrames (play until the end)');
+    }
+    const from = start + offset;
+    start = from + durationInFrames;
+    return createElement(Sequence, { key: child.key ?? i, from, durationInFrames, ...rest }, inner);
+  });
+}
+function SeriesSequence({ children }) {
+  return children;
+}
+Series.Sequence = SeriesSequence;
+
+/** Repeats its children every durationInFrames frames, `times` times (default: forever). */
+export function Loop({ durationInFrames, times = Infinity, layout = 'absolute-fill', style, className, children }) {
+  if (typeof durationInFrames !== 'number' || !(durationInFrames > 0)) {
+    throw new TypeError(`<Loop durationInFrames> must be a positive number of frames, got ${describe(durationInFrames)}`);
+  }
+  const parent = useContext(SequenceContext);
+  const rel = useAbsoluteFrame() - parent.offset;
+  const iteration = Math.floor(rel / durationInFrames);
+  if (rel < 0 || iteration >= times) return null;
+  const offset = parent.offset + iteration * durationInFrames;
+  const value = { offset, end: Math.min(parent.end, offset + durationInFrames), frozen: parent.frozen };
+  const inner = createElement(SequenceContext.Provider, { value }, children);
+  return layout === 'none' ? inner : createElement('div', { style: { ...ABSOLUTE_FILL, ...style }, className }, inner);
+}
+
+/** Its children see `frame` (relative to the enclosing sequence) while `active`. */
+export function Freeze({ frame, active = true, children }) {
+  const parent = useContext(SequenceContext);
+  const abs = useAbsoluteFrame();
+  if (typeof frame !== 'number' || Number.isNaN(frame)) throw new TypeError(`<Freeze frame> must be a number, got ${describe(frame)}`);
+  const on = typeof active === 'function' ? active(abs - parent.offset) : active;
+  if (!on) return children;
+  return createElement(SequenceContext.Provider, { value: { ...parent, frozen: parent.offset + frame } }, children);
+}
+
+/** <Composition component={…} defaultProps={…} /> renders its component; its fps, size and
+ *  duration are not read — the render's arguments set them. */
+export function Composition({ component, lazyComponent, defaultProps }) {
+  const C = component || lazyComponent;
+  if (!C) throw new TypeError('<Composition> needs a component={…}');
+  return createElement(C, defaultProps || {});
+}
+export const Still = Composition;
+
+// ---- files, render control, randomness --------------------------------------------------------
+/** A file next to the scene (staticFile('logo.png')) or an absolute tree path, as a URL. */
+export function staticFile(name) {
+  if (typeof name !== 'string' || !name) throw new TypeError(`staticFile: expects a file name, got ${describe(name)}`);
+  if (/^[a-z]+:/i.test(name)) throw new TypeError(`staticFile: expects a tree path or a name next to the scene, not a URL (${name})`);
+  const base = new URL(F().scene || '/', 'http://folio.scene');
+  return new URL(encodeURI(name), base).pathname;
+}
+export function delayRender(label) {
+  return F().delay(label);
+}
+export function continueRender(handle) {
+  F().release(handle);
+}
+export function cancelRender(error) {
+  F().recordError(error instanceof Error ? error : new Error(String(error)), 'scene');
+}
+/** A deterministic number in [0, 1) for a seed (not Remotion's sequence; null → Math.random()). */
+export function random(seed) {
+  if (seed === null) return Math.random();
+  let h = 2166136261;
+  const s = String(seed);
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  let t = (h + 0x6d2b79f5) | 0;
+  t = Math.imul(t ^ (t >>> 15), 1 | t);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}

@@ -1,0 +1,2 @@
+// react-dom: re-exports of the one React bundle (names read from react-dom 19.3.1 at vendor time)
+import{M2 as m}from"./react-bundle.js";export default m;export const{__DOM_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE,browser,createPortal,flushSync,preconnect,prefetchDNS,preinit,preinitModule,preload,preloadModule,requestFormReset,unstable_batchedUpdates,useFormState,useFormStatus,version}=m;
