@@ -27,7 +27,9 @@ fn main() {
         println!("cargo:rerun-if-changed={}", root.display());
         walk(&root, &root, &mut files);
     }
-    let mut src = String::from("/// Every file under js/ and vendor/, by its path below `/__folio/`.\npub static ASSETS: &[(&str, &[u8])] = &[\n");
+    let mut src = String::from(
+        "/// Every file under js/ and vendor/, by its path below `/__folio/`.\npub static ASSETS: &[(&str, &[u8])] = &[\n",
+    );
     for (rel, path) in &files {
         let _ = writeln!(src, "    ({rel:?}, include_bytes!({:?})),", path.display().to_string());
     }

@@ -107,7 +107,10 @@ fn int(v: &Value, key: &str, call: &str, min: u64, max: u64) -> Result<Option<u6
     };
     match n {
         Some(n) if n.fract() == 0.0 && n >= min as f64 && n <= max as f64 => Ok(Some(n as u64)),
-        _ => Err(MotionError::Invalid(format!("env:motion.{call}: {key} must be an integer from {min} to {max}, got {x} ({})", kind(x)))),
+        _ => Err(MotionError::Invalid(format!(
+            "env:motion.{call}: {key} must be an integer from {min} to {max}, got {x} ({})",
+            kind(x)
+        ))),
     }
 }
 
@@ -133,12 +136,25 @@ impl RenderArgs {
             )));
         }
         const KNOWN: &[&str] = &[
-            "fps", "durationInFrames", "durationSeconds", "width", "height", "background", "mode", "crf", "keepFrames", "frame", "tabs",
+            "fps",
+            "durationInFrames",
+            "durationSeconds",
+            "width",
+            "height",
+            "background",
+            "mode",
+            "crf",
+            "keepFrames",
+            "frame",
+            "tabs",
         ];
         if let Some(obj) = args.as_object()
             && let Some(bad) = obj.keys().find(|k| !KNOWN.contains(&k.as_str()))
         {
-            return Err(MotionError::Invalid(format!("env:motion.{call}: unknown option '{bad}' — the options are {}", KNOWN.join(", "))));
+            return Err(MotionError::Invalid(format!(
+                "env:motion.{call}: unknown option '{bad}' — the options are {}",
+                KNOWN.join(", ")
+            )));
         }
         let fps = int(args, "fps", call, 1, 120)?.unwrap_or(30) as u32;
         let frame = match args.get("frame").filter(|f| !f.is_null()) {
@@ -208,7 +224,18 @@ impl RenderArgs {
             }
         };
         let tabs = int(args, "tabs", call, 1, 4)?.map(|t| t as u32);
-        Ok(RenderArgs { fps, duration_in_frames: duration, width, height, background, mode, crf, keep_frames, frame, tabs })
+        Ok(RenderArgs {
+            fps,
+            duration_in_frames: duration,
+            width,
+            height,
+            background,
+            mode,
+            crf,
+            keep_frames,
+            frame,
+            tabs,
+        })
     }
 }
 

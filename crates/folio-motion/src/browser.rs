@@ -74,6 +74,10 @@ pub struct Browser {
     pub path: PathBuf,
     /// How long the launch took.
     pub launch: Duration,
+    /// The BeginFrame clock shared by every tab: the compositor needs `frameTimeTicks` to grow
+    /// across the whole browser, and two tabs' frames must not overlap (the GPU process
+    /// treats that as a bad message and exits), so frames are issued one at a time.
+    pub ticks: Arc<tokio::sync::Mutex<f64>>,
     pgid: u32,
     child: Mutex<Option<tokio::process::Child>>,
     stderr: Arc<Mutex<VecDeque<String>>>,
@@ -169,6 +173,7 @@ impl Browser {
             begin_frame,
             path: path.to_path_buf(),
             launch: start.elapsed(),
+            ticks: Arc::new(tokio::sync::Mutex::new(crate::tab::start_ticks())),
             pgid,
             child: Mutex::new(Some(child)),
             stderr: stderr_tail,

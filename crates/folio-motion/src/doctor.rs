@@ -62,10 +62,20 @@ pub fn rows(browser: Option<&Found>, ffmpeg: Option<&std::path::Path>) -> Vec<Ro
         } else {
             "not found — frames use Page.captureScreenshot (the same pixels, about half as fast)".into()
         },
-        fix: if shell || platform != Platform::Linux { String::new() } else { "sudo apt-get install chromium-headless-shell".into() },
+        fix: if shell || platform != Platform::Linux {
+            String::new()
+        } else {
+            "sudo apt-get install chromium-headless-shell".into()
+        },
     });
     out.push(match ffmpeg {
-        Some(p) => Row { name: "motion-ffmpeg", ok: true, required: false, detail: format!("{} encodes .mp4, .webm and .gif", p.display()), fix: String::new() },
+        Some(p) => Row {
+            name: "motion-ffmpeg",
+            ok: true,
+            required: false,
+            detail: format!("{} encodes .mp4, .webm and .gif", p.display()),
+            fix: String::new(),
+        },
         None => Row {
             name: "motion-ffmpeg",
             ok: false,
@@ -86,7 +96,7 @@ pub fn rows(browser: Option<&Found>, ffmpeg: Option<&std::path::Path>) -> Vec<Ro
         fix: if react.is_some() { String::new() } else { "rebuild Folio after running scripts/vendor-js.sh".into() },
     });
     let reanimated = vendored("react-native-reanimated");
-    let worklets = asset("worklets.html").is_some() && asset("babel-standalone/babel.min.js").is_some();
+    let worklets = asset("worklets.html").is_some() && asset("@babel/standalone/babel.min.js").is_some();
     out.push(Row {
         name: "reanimated",
         ok: reanimated.is_some() && worklets,

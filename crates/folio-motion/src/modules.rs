@@ -68,7 +68,13 @@ impl MotionHost {
     }
 
     /// Renders for a script.
-    fn call(&self, fs: &Arc<dyn ScriptFs>, args: &[HostValue], budget: &folio_budget::RunBudget, still: bool) -> Result<Value, String> {
+    fn call(
+        &self,
+        fs: &Arc<dyn ScriptFs>,
+        args: &[HostValue],
+        budget: &folio_budget::RunBudget,
+        still: bool,
+    ) -> Result<Value, String> {
         let scene = path_arg(args, 0, "the scene")?;
         let out = path_arg(args, 1, "the output")?;
         let opts = match args.get(2) {
@@ -80,7 +86,9 @@ impl MotionHost {
             return Err(format!("{out}: a still is a PNG — end the output path with .png"));
         }
         let Some(pool) = self.pool(fs.scope()) else {
-            return Err(crate::error::MotionError::NoBrowser(crate::discovery::Platform::current().install_hint()).to_string());
+            return Err(
+                crate::error::MotionError::NoBrowser(crate::discovery::Platform::current().install_hint()).to_string()
+            );
         };
         let files: Arc<dyn SceneFiles> = Arc::new(TreeFiles(Arc::clone(fs)));
         let keep = a.keep_frames.clone();
@@ -91,7 +99,8 @@ impl MotionHost {
         };
         let mut sink = TreeSink { fs: Arc::clone(fs), dir: frames_dir, made: false, written: Vec::new() };
         let req = Request { files, scene: scene.to_string(), out: out.to_string(), args: a, still };
-        let done = render::render(&pool, self.ffmpeg.as_ref(), self.max_frames, req, budget, &mut sink).map_err(|e| e.to_string())?;
+        let done = render::render(&pool, self.ffmpeg.as_ref(), self.max_frames, req, budget, &mut sink)
+            .map_err(|e| e.to_string())?;
         if let Some(bytes) = &done.output {
             if let Some(parent) = out.parent() {
                 fs.mkdir(&parent).map_err(|e| e.to_string())?;
@@ -119,9 +128,10 @@ impl MotionHost {
 }
 
 fn path_arg(args: &[HostValue], i: usize, what: &str) -> Result<VPath, String> {
-    let raw = args.get(i).and_then(HostValue::as_str).ok_or_else(|| {
-        format!("argument {} ({what}) must be an absolute tree path such as '/out/clip.mp4'", i + 1)
-    })?;
+    let raw = args
+        .get(i)
+        .and_then(HostValue::as_str)
+        .ok_or_else(|| format!("argument {} ({what}) must be an absolute tree path such as '/out/clip.mp4'", i + 1))?;
     if !raw.starts_with('/') {
         return Err(format!("{raw}: {what} must be an absolute tree path (start it with /, e.g. /scenes/intro.jsx)"));
     }
@@ -172,7 +182,9 @@ pub fn motion_module(host: Arc<MotionHost>) -> NativeModule {
             Box::pin(async move {
                 let Some(still) = still else { return Ok(HostValue::Json(host.capabilities())) };
                 if cx.read_only {
-                    return Err(format!("{label} writes files, which is not allowed while a script is being validated — call it inside the default export"));
+                    return Err(format!(
+                        "{label} writes files, which is not allowed while a script is being validated — call it inside the default export"
+                    ));
                 }
                 let fs = Arc::clone(&cx.fs);
                 let budget = cx.budget.clone();

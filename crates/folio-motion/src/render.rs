@@ -93,6 +93,7 @@ struct Report {
     errors: Vec<PageError>,
     broken: Vec<String>,
     fonts: Vec<String>,
+    refused: Vec<String>,
     launch: Duration,
     mount: Duration,
     capture: Duration,
@@ -171,8 +172,11 @@ pub fn render(
             let out = tmp.path().join(format!("out.{}", format.extension()));
             let limits = job.child_limits(Duration::from_secs(3600), 0);
             let crf = if format == VideoFormat::Webm { a.crf.max(4) + 14 } else { a.crf };
-            Some((FrameEncoder::start(ff, FrameEncoderParams { fps: a.fps, crf, format, out: out.clone() }, limits)
-                .map_err(|e| MotionError::Encode(e.to_string()))?, out))
+            Some((
+                FrameEncoder::start(ff, FrameEncoderParams { fps: a.fps, crf, format, out: out.clone() }, limits)
+                    .map_err(|e| MotionError::Encode(e.to_string()))?,
+                out,
+            ))
         }
         _ => None,
     };
@@ -253,7 +257,8 @@ pub fn render(
                 return Err(MotionError::Encode("the encoder was not started".into()));
             };
             enc.finish().map_err(|e| MotionError::Encode(e.to_string()))?;
-            let bytes = std::fs::read(&out).map_err(|e| MotionError::Encode(format!("reading the encoded video: {e}")))?;
+            let bytes =
+                std::fs::read(&out).map_err(|e| MotionError::Encode(format!("reading the encoded video: {e}")))?;
             result["fps"] = json!(a.fps);
             result["durationSeconds"] = json!((shots as f64 / f64::from(a.fps) * 1000.0).round() / 1000.0);
             result["bytes"] = json!(bytes.len());
@@ -279,6 +284,11 @@ pub fn render(
 fn collect_warnings(warnings: &mut Vec<String>, report: &Report, errors: &[String]) {
     for e in errors.iter().take(5) {
         warnings.push(format!("the page raised an error while rendering: {e}"));
+    }
+    for url in &report.refused {
+        warnings.push(format!(
+            "the scene tried to reach {url}, which was refused — scenes cannot use the network; put the file in the tree and use its tree path"
+        ));
     }
     for src in &report.broken {
         warnings.push(format!(
@@ -361,7 +371,8 @@ struct Capture {
 impl Capture {
     async fn run(self, tx: SyncSender<Msg>) -> Result<Report, MotionError> {
         let lease = self.pool.acquire().await?;
-        let mut report = Report { launch: if lease.launched { lease.browser.launch } else { Duration::ZERO }, ..Report::default() };
+        let mut report =
+            Report { launch: if lease.launched { lease.browser.launch } else { Duration::ZERO }, ..Report::default() };
         let mut graph = self.graph.lock().ok().and_then(|mut g| g.take()).unwrap_or_default();
         if graph.uses_reanimated() {
             crate::worklets::transform_graph(&lease, &mut graph).await?;
@@ -370,24 +381,28 @@ impl Capture {
         let init = scripts::init_scripts(&self.args, self.still);
         let a = &self.args;
         let step = 1000.0 / f64::from(a.fps);
-        let ranges: Vec<(u64, u64)> = if self.still {
-            vec![(a.frame, a.frame + 1)]
-        } else {
-            split(a.duration_in_frames, self.tabs.max(1))
-        };
+        let ranges: Vec<(u64, u64)> =
+            if self.still { vec![(a.frame, a.frame + 1)] } else { split(a.duration_in_frames, self.tabs.max(1)) };
         report.tabs = ranges.len() as u32;
         let mount_start = Instant::now();
         let mut opened = Vec::new();
         for _ in &ranges {
             let tab = Tab::open(
                 &lease.browser,
-                TabParams { width: a.width, height: a.height, fps: a.fps, init: &init, site: Arc::clone(&site), page: "/__folio/page.html" },
+                TabParams {
+                    width: a.width,
+                    height: a.height,
+                    fps: a.fps,
+                    init: &init,
+                    site: Arc::clone(&site),
+                    page: "/__folio/page.html",
+                },
             )
             .await?;
             opened.push(tab);
         }
         for tab in &mut opened {
-            tab.wait_mounted(MOUNT_WITHIN).await?;
+            tab.wait_mounted(MOUNT_WITHIN, &site).await?;
             tab.eval("document.fonts ? document.fonts.ready.then(() => true) : true").await?;
         }
         report.mount = mount_start.elapsed();
@@ -444,15 +459,16 @@ impl Capture {
             }
             report.fonts = strings(&checks["fonts"]);
         }
-        for refused in site.refused() {
-            report.errors.push(PageError {
-                message: format!("the scene tried to reach {refused}, which was refused — scenes cannot use the network; put the file in the tree and use its tree path"),
-                at: None,
-            });
-        }
+        report.refused = site.refused();
         for tab in tabs_back {
             tab.close().await;
         }
+        let first_err = match first_err {
+            Some(MotionError::Browser(m)) if !lease.browser.is_alive() => {
+                Some(MotionError::Browser(format!("{m} (the browser said: {})", lease.browser.stderr_tail())))
+            }
+            other => other,
+        };
         drop(lease);
         match first_err {
             Some(e) => Err(e),
@@ -463,12 +479,18 @@ impl Capture {
 
 fn strings(v: &Value) -> Vec<String> {
     v.as_array()
-        .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string).or_else(|| x.get("src").and_then(Value::as_str).map(str::to_string))).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| {
+                    x.as_str().map(str::to_string).or_else(|| x.get("src").and_then(Value::as_str).map(str::to_string))
+                })
+                .collect()
+        })
         .unwrap_or_default()
 }
 
 /// An error the page's runtime recorded, its location mapped back to the author's line.
-fn page_error_from_js(e: &Value, site: &Site) -> PageError {
+pub(crate) fn page_error_from_js(e: &Value, site: &Site) -> PageError {
     let message = e["message"].as_str().unwrap_or("unknown error").to_string();
     let at = e["location"].as_str().map(|loc| {
         let mut parts = loc.rsplitn(3, ':');
@@ -503,23 +525,16 @@ async fn drive_range(
     stop: &AtomicBool,
 ) -> Result<(), MotionError> {
     let drive = |f: u64| format!("window.__folio.drive({f}, '{}', {step})", mode.name());
-    // A pure frame-driven scene (frame listeners, nothing queued on the clock, no CSS animation)
-    // jumps straight to its first frame; anything clock-driven walks there without captures.
-    let probe = tab
-        .eval("(() => { const p = window.__folio.probe(); return {listeners: p.listeners, pending: p.pending + (p.timers || 0), animations: document.getAnimations().length}; })()")
-        .await?;
-    let pure_frame = mode == Mode::Frame
-        || (mode == Mode::Auto
-            && probe["listeners"].as_u64().unwrap_or(0) > 0
-            && probe["pending"].as_u64().unwrap_or(1) == 0
-            && probe["animations"].as_u64().unwrap_or(1) == 0);
-    if !pure_frame {
-        for f in 0..from {
-            if stop.load(Ordering::SeqCst) {
-                return Err(MotionError::Cancelled);
-            }
-            tab.eval(&drive(f)).await?;
+    // Every frame before the first captured one is driven and painted (without a capture): what
+    // the compositor shows depends on what it drew before (a layer rastered while its transform
+    // moved differs at the edges from one rastered once), so a still or a second tab reaches
+    // frame N with the same history as a render that captured 0..N.
+    for f in 0..from {
+        if stop.load(Ordering::SeqCst) {
+            return Err(MotionError::Cancelled);
         }
+        tab.eval(&drive(f)).await?;
+        tab.paint().await?;
     }
     let _ = still;
     for f in from..to {

@@ -47,7 +47,7 @@ pub struct Tab {
     session: String,
     context: String,
     begin_frame: bool,
-    ticks: f64,
+    ticks: Arc<tokio::sync::Mutex<f64>>,
     interval: f64,
     seen: Arc<Mutex<Seen>>,
     threw: Arc<Notify>,
@@ -111,6 +111,9 @@ impl Tab {
         )
         .await
         .map_err(fail)?;
+        // Dates and number formats read the same on every host.
+        cdp.call(s, "Emulation.setTimezoneOverride", json!({"timezoneId": "UTC"})).await.map_err(fail)?;
+        cdp.call(s, "Emulation.setLocaleOverride", json!({"locale": "en-US"})).await.map_err(fail)?;
         for source in params.init {
             cdp.call(s, "Page.addScriptToEvaluateOnNewDocument", json!({"source": source})).await.map_err(fail)?;
         }
@@ -119,7 +122,7 @@ impl Tab {
             session,
             context,
             begin_frame: browser.begin_frame,
-            ticks: start_ticks(),
+            ticks: Arc::clone(&browser.ticks),
             interval: 1000.0 / f64::from(params.fps.max(1)),
             seen,
             threw,
@@ -186,17 +189,25 @@ impl Tab {
         Ok(v.pointer("/result/value").cloned().unwrap_or(Value::Null))
     }
 
-    /// Waits until `window.__folio.mounted`, failing at once when the page throws first.
-    pub async fn wait_mounted(&mut self, within: Duration) -> Result<(), MotionError> {
+    /// Waits until `window.__folio.mounted`, failing at once when the page throws first (an
+    /// uncaught exception, or an error the page's runtime caught: a render error, a module that
+    /// failed to load, a default export that is not a component).
+    pub async fn wait_mounted(&mut self, within: Duration, site: &Site) -> Result<(), MotionError> {
         let deadline = Instant::now() + within;
+        let probe = "(() => { const F = window.__folio; return F ? {m: !!F.mounted, e: F.errors.slice(0, 3)} : {m: false, e: []}; })()";
         loop {
-            if let Some(first) = self.errors().first() {
-                let all: Vec<String> = self.errors().iter().take(3).map(ToString::to_string).collect();
-                let _ = first;
-                return Err(MotionError::SceneThrew(all.join("\n")));
+            let state = self.eval(probe).await?;
+            let mut errors: Vec<String> = state["e"]
+                .as_array()
+                .map(|a| a.iter().map(|e| crate::render::page_error_from_js(e, site).to_string()).collect())
+                .unwrap_or_default();
+            if errors.is_empty() {
+                errors = self.errors().iter().take(3).map(ToString::to_string).collect();
             }
-            let mounted = self.eval("!!(window.__folio && window.__folio.mounted)").await?;
-            if mounted == Value::Bool(true) {
+            if !errors.is_empty() {
+                return Err(MotionError::SceneThrew(errors.join("\n")));
+            }
+            if state["m"] == Value::Bool(true) {
                 return Ok(());
             }
             if Instant::now() >= deadline {
@@ -262,9 +273,19 @@ impl Tab {
         decode(shot.get("data"))
     }
 
+    /// Draws the current state without capturing it (beginFrame only; a no-op otherwise), so a
+    /// walk to a frame has the same paint history as a render that captured every frame.
+    pub async fn paint(&mut self) -> Result<(), MotionError> {
+        if self.begin_frame {
+            self.begin_frame(false).await?;
+        }
+        Ok(())
+    }
+
     async fn begin_frame(&mut self, screenshot: bool) -> Result<Option<Vec<u8>>, MotionError> {
-        self.ticks += self.interval;
-        let mut params = json!({"frameTimeTicks": self.ticks, "interval": self.interval, "noDisplayUpdates": false});
+        let mut ticks = self.ticks.lock().await;
+        *ticks += self.interval;
+        let mut params = json!({"frameTimeTicks": *ticks, "interval": self.interval, "noDisplayUpdates": false});
         if screenshot {
             params["screenshot"] = json!({"format": "png"});
         }
@@ -295,7 +316,7 @@ fn decode(data: Option<&Value>) -> Result<Vec<u8>, MotionError> {
 
 /// BeginFrame ticks must grow monotonically and run ahead of the renderer's own clock
 /// (CLOCK_MONOTONIC in ms): start ten seconds past this host's uptime.
-fn start_ticks() -> f64 {
+pub(crate) fn start_ticks() -> f64 {
     let uptime = std::fs::read_to_string("/proc/uptime")
         .ok()
         .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse::<f64>().ok()))

@@ -61,11 +61,7 @@ pub async fn transform_graph(lease: &Lease, graph: &mut Graph) -> Result<(), Mot
         }
         for (path, hash) in &todo {
             let Some(code) = graph.modules.get(path).map(|m| m.code.clone()) else { continue };
-            let expr = format!(
-                "window.__folioWorklets({}, {})",
-                Value::String(code),
-                Value::String(path.clone())
-            );
+            let expr = format!("window.__folioWorklets({}, {})", Value::String(code), Value::String(path.clone()));
             let out = match tab.eval(&expr).await {
                 Ok(Value::String(s)) => s,
                 Ok(other) => {

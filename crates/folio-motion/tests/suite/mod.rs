@@ -1,7 +1,11 @@
 //! Shared helpers: a tree backed by a directory, one pool per test (a fresh environment), and
 //! renders run on a blocking thread as the module layer runs them.
 
+pub mod capture;
+pub mod determinism;
+pub mod loud;
 pub mod render;
+pub mod video;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,9 +26,19 @@ impl SceneFiles for Dir {
     }
 }
 
-/// The scenes committed with the crate, as a tree rooted at tests/scenes (`/frame-driven.jsx`).
+/// The scenes committed with the crate, as a tree rooted at tests/ (`/scenes/frame-driven.jsx`).
 pub fn scenes() -> Arc<Dir> {
-    Arc::new(Dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenes")))
+    Arc::new(Dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")))
+}
+
+/// Small render options.
+pub fn small(frames: u64) -> Value {
+    serde_json::json!({"width": 320, "height": 180, "durationInFrames": frames, "fps": 30})
+}
+
+/// The hash of every frame, in order.
+pub fn hashes(frames: &Frames) -> Vec<String> {
+    frames.0.iter().map(|(_, png)| blake3::hash(png).to_hex().to_string()).collect()
 }
 
 /// A tree in a temporary directory with `files`.

@@ -1,16 +1,56 @@
-//! Renders of the committed scenes.
+//! Each way of writing a scene renders, moves, and raises no warning.
 
 use super::*;
 use serde_json::json;
 
-#[test]
-fn a_frame_driven_scene_renders_frames_that_move() {
+fn frames_of(scene: &str, n: u64) -> (Value, Frames) {
     let pool = pool();
-    let (r, frames) = run(&pool, scenes(), "/frame-driven.jsx", "/out/frames", json!({"width": 320, "height": 180, "durationInFrames": 20}), false, &unbounded());
-    let r = r.unwrap();
-    eprintln!("{} timing {:?}", r.result, r.timing);
-    assert_eq!(frames.0.len(), 20);
+    let (r, frames) = run(&pool, scenes(), scene, "/out/frames", small(n), false, &unbounded());
+    let r = r.unwrap_or_else(|e| panic!("{scene}: {e}"));
+    assert_eq!(frames.0.len() as u64, n, "{scene}");
+    (r.result, frames)
+}
+
+fn moves(frames: &Frames) -> usize {
+    hashes(frames).into_iter().collect::<std::collections::BTreeSet<_>>().len()
+}
+
+#[test]
+fn a_frame_driven_scene_moves_every_frame_without_warnings() {
+    let (r, frames) = frames_of("/scenes/frame-driven.jsx", 20);
     dump("frame-driven-10.png", &frames.0[10].1);
-    assert_ne!(frames.0[0].1, frames.0[19].1);
-    assert_eq!(r.result["warnings"], json!([]));
+    assert_eq!(moves(&frames), 20);
+    assert_eq!(r["warnings"], json!([]));
+    assert_eq!(r["fps"], json!(30));
+}
+
+#[test]
+fn a_remotion_style_scene_renders() {
+    let (r, frames) = frames_of("/scenes/remotion-style.jsx", 30);
+    dump("remotion-20.png", &frames.0[20].1);
+    assert!(moves(&frames) >= 25, "{} distinct frames", moves(&frames));
+    assert_eq!(r["warnings"], json!([]));
+}
+
+#[test]
+fn a_reanimated_scene_from_the_docs_animates_without_warnings() {
+    let (r, frames) = frames_of("/scenes/reanimated.jsx", 24);
+    dump("reanimated-0.png", &frames.0[0].1);
+    dump("reanimated-20.png", &frames.0[20].1);
+    assert!(moves(&frames) >= 20, "{} distinct frames", moves(&frames));
+    assert_eq!(r["warnings"], json!([]));
+}
+
+#[test]
+fn a_clock_driven_scene_animates() {
+    let (r, frames) = frames_of("/scenes/clock-driven.jsx", 20);
+    assert!(moves(&frames) >= 18, "{} distinct frames", moves(&frames));
+    assert_eq!(r["warnings"], json!([]));
+}
+
+#[test]
+fn sibling_imports_json_and_tree_images_load() {
+    let (r, frames) = frames_of("/scenes/with-imports.jsx", 6);
+    dump("with-imports-3.png", &frames.0[3].1);
+    assert_eq!(r["warnings"], json!([]));
 }

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 //! The capture layer alone, on a hand-written page (no React): the page is served by the site,
 //! time comes from a tiny clock the test injects, and two fresh browsers give byte-identical
 //! frames.
@@ -24,7 +23,7 @@ const PAGE: &str = r#"<!doctype html><html><body style="margin:0;background:#fff
 <div id=box style="position:absolute;left:0;top:200px;width:80px;height:80px;background:#36c"></div>
 <script>
 const c = document.getElementById('c').getContext('2d');
-window.__folio = { mounted: true, drive(f) {
+window.__folio = { mounted: true, errors: [], drive(f) {
   c.clearRect(0,0,960,540);
   for (let i=0;i<12;i++){ c.beginPath(); c.arc(80+i*70, 100+Math.sin(f/5+i)*40, 20, 0, 7); c.fillStyle=`hsl(${i*30},70%,50%)`; c.fill(); }
   document.getElementById('box').style.transform = `translateX(${f*10}px) rotate(${f*6}deg)`;
@@ -32,21 +31,22 @@ window.__folio = { mounted: true, drive(f) {
 </script></body></html>"#;
 
 fn browser_path() -> Option<std::path::PathBuf> {
-    let found = folio_motion::discovery::find(None);
-    if found.is_none() {
-        eprintln!("skipped: no Chromium-family browser on this host");
-    }
-    found.map(|f| f.path)
+    Some(super::pool().found().path.clone())
 }
 
 async fn frames(path: &std::path::Path, begin_frame: bool, n: u32) -> (Vec<[u8; 32]>, Duration) {
     let mut own = BTreeMap::new();
     own.insert("page.html".to_string(), ("text/html; charset=utf-8", Arc::<[u8]>::from(PAGE.as_bytes())));
     let site = Arc::new(Site::new(Arc::new(NoFiles), own, Graph::default()));
+    let served = Arc::clone(&site);
     let browser = Browser::launch(path, begin_frame).await.expect("launch");
-    let mut tab =
-        Tab::open(&browser, TabParams { width: 960, height: 540, fps: 30, init: &[], site, page: "/__folio/page.html" }).await.expect("open");
-    tab.wait_mounted(Duration::from_secs(10)).await.expect("mounted");
+    let mut tab = Tab::open(
+        &browser,
+        TabParams { width: 960, height: 540, fps: 30, init: &[], site, page: "/__folio/page.html" },
+    )
+    .await
+    .expect("open");
+    tab.wait_mounted(Duration::from_secs(10), &served).await.expect("mounted");
     let start = Instant::now();
     let mut out = Vec::new();
     for f in 0..n {
