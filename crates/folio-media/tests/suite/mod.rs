@@ -1,2 +1,5 @@
 mod common;
 mod encode;
+mod fixtures;
+mod hostile;
+mod ops;
