@@ -3,6 +3,7 @@
 //! (The essay is completed below as the crate grows.)
 
 pub mod discovery;
+pub mod doctor;
 pub mod encode;
 mod error;
 pub mod ops;
@@ -10,6 +11,11 @@ pub mod probe;
 pub mod progress;
 pub mod run;
 pub mod stage;
+
+#[cfg(feature = "adapters")]
+pub mod handler;
+#[cfg(feature = "adapters")]
+pub mod modules;
 
 pub use discovery::{Ffmpeg, Platform, Search, Tool};
 pub use encode::{EncodeOutcome, FrameEncoder, FrameEncoderParams, VideoFormat};

@@ -11,6 +11,7 @@
 
 mod args;
 mod audio;
+pub mod codecs;
 mod speech;
 mod subtitles;
 mod summary;

@@ -11,8 +11,7 @@ use serde_json::Value;
 use crate::error::{MediaError, last_lines};
 use crate::ops::Call;
 use crate::ops::args::{Opts, out_ext, path};
-use crate::ops::audio::audio_codec_args;
-use crate::ops::video::AUDIO_OUT;
+use crate::ops::codecs::{AUDIO_OUT, audio_codec_args};
 use crate::progress::Weight;
 
 /// The longest text one call speaks.

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::error::MediaError;
 use crate::ops::args::{self, Opts, out_ext};
-use crate::ops::video::{EVEN, video_codec_args};
+use crate::ops::codecs::{EVEN, video_codec_args};
 use crate::ops::{Call, Input};
 use crate::probe::StreamKind;
 use crate::progress::Weight;

@@ -4,62 +4,11 @@ use serde_json::{Value, json};
 
 use crate::error::MediaError;
 use crate::ops::args::{self, Opts, out_ext, secs};
-use crate::ops::audio::audio_codec_args;
+use crate::ops::codecs::{AUDIO_OUT, EVEN, IMAGE_OUT, VIDEO_OUT, audio_codec_args, video_codec_args};
 use crate::ops::{Call, Input};
 use crate::probe::StreamKind;
 use crate::progress::Weight;
 use crate::stage::ext_of;
-
-/// Containers a picture binding writes video into.
-pub const VIDEO_OUT: &[&str] = &["mp4", "m4v", "mov", "mkv", "webm", "gif"];
-/// Still images a picture binding writes.
-pub const IMAGE_OUT: &[&str] = &["png", "jpg", "jpeg", "webp"];
-/// Audio containers (a transcode to one of them drops the pictures).
-pub const AUDIO_OUT: &[&str] = &["mp3", "m4a", "aac", "wav", "flac", "ogg", "oga", "opus"];
-
-/// The codec arguments for a video output of extension `ext` (`crf`: the caller's quality),
-/// without filters; `has_audio`: whether an audio stream goes along.
-pub fn video_codec_args(ext: &str, crf: Option<i64>, has_audio: bool) -> Vec<String> {
-    let crf = |d: i64| crf.unwrap_or(d).to_string();
-    let mut v: Vec<String> = match ext {
-        "webm" => [
-            "-c:v",
-            "libvpx-vp9",
-            "-b:v",
-            "0",
-            "-crf",
-            &crf(32),
-            "-deadline",
-            "good",
-            "-cpu-used",
-            "4",
-            "-row-mt",
-            "1",
-            "-pix_fmt",
-            "yuv420p",
-        ]
-        .map(String::from)
-        .to_vec(),
-        "gif" => ["-c:v", "gif"].map(String::from).to_vec(),
-        _ => {
-            ["-c:v", "libx264", "-preset", "medium", "-crf", &crf(23), "-pix_fmt", "yuv420p"].map(String::from).to_vec()
-        }
-    };
-    if matches!(ext, "mp4" | "m4v" | "mov") {
-        v.extend(["-movflags", "+faststart"].map(String::from));
-    }
-    if ext == "gif" || !has_audio {
-        v.push("-an".into());
-    } else if ext == "webm" {
-        v.extend(["-c:a", "libopus", "-b:a", "128k"].map(String::from));
-    } else {
-        v.extend(["-c:a", "aac", "-b:a", "160k"].map(String::from));
-    }
-    v
-}
-
-/// The filter that makes a picture's sides even (H.264 and VP9 in yuv420p need it).
-pub const EVEN: &str = "pad=ceil(iw/2)*2:ceil(ih/2)*2";
 
 fn pixels(w: u32, h: u32) -> u64 {
     u64::from(w) * u64::from(h)

@@ -2,4 +2,5 @@ mod common;
 mod encode;
 mod fixtures;
 mod hostile;
+mod module;
 mod ops;
