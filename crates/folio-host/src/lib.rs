@@ -6,7 +6,7 @@
 //!
 //! - **Which `env:*` modules scripts can import**, and with which options: the builtins
 //!   (`env:fs`, `env:std`, `env:assert`), then one row per module in [`modules::MODULES`]
-//!   (`env:render`, `env:images`, `env:zip`), then the modules a shell adds for one session
+//!   (`env:render`, `env:images`, `env:zip`, `env:media`), then the modules a shell adds for one session
 //!   with [`HostBuilder::module`] (`env:vision`, which needs the model provider).
 //! - **Which file handlers** let `describe`, `ls` and `view_image` understand PDFs, Office
 //!   files and images ([`modules::HANDLERS`]).
@@ -47,6 +47,7 @@
 //!   `stat`s); only the version string of an unchanged executable is reused.
 
 pub mod doctor_cache;
+pub mod media;
 pub mod modules;
 
 use std::path::{Path, PathBuf};
@@ -201,6 +202,7 @@ fn register(registry: &mut ModuleRegistry, module: NativeModule) -> Result<(), H
 fn rows(renderer: &Renderer, refresh: Refresh, probe: &dyn Probe) -> (Vec<Capability>, Vec<String>) {
     let cache = doctor_cache::ProbeCache::load(renderer.host.state_dir.as_deref(), refresh, probe);
     let rows = folio_render::doctor::capabilities_with(renderer, &cache);
+    let rows = media::with_media_rows(rows, &renderer.host, &cache);
     (rows, cache.save())
 }
 

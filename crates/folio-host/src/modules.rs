@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use folio_env::FileHandler;
+use folio_media::handler::MediaHandler;
 use folio_render::handler::{ImagesHandler, RenderHandler};
 use folio_render::{Capability, ImageLimits, Renderer};
 use folio_script::NativeModule;
@@ -37,6 +38,7 @@ pub const MODULES: &[Registration] = &[
     Registration { name: "render", build: render },
     Registration { name: "images", build: images },
     Registration { name: "zip", build: zip },
+    Registration { name: "media", build: media },
 ];
 
 fn render(p: &Parts) -> Result<NativeModule, String> {
@@ -45,6 +47,12 @@ fn render(p: &Parts) -> Result<NativeModule, String> {
 
 fn images(_: &Parts) -> Result<NativeModule, String> {
     Ok(folio_render::modules::images_module(ImageLimits::default()))
+}
+
+/// ffmpeg, ffprobe and espeak-ng as the host's paths see them, with their doctor rows.
+fn media(p: &Parts) -> Result<NativeModule, String> {
+    let host = Arc::new(crate::media::media_host(&p.renderer.host));
+    Ok(folio_media::modules::media_module(host, &crate::media::media_rows(&p.doctor)))
 }
 
 /// The library route's proof: fflate, vendored and evaluated inside the sandbox — at a script's
@@ -58,8 +66,11 @@ fn zip(_: &Parts) -> Result<NativeModule, String> {
 pub type MakeHandler = fn(&Parts) -> Arc<dyn FileHandler>;
 
 /// The file handlers, in priority order (the first that claims a file describes it).
-pub const HANDLERS: &[MakeHandler] =
-    &[|p| Arc::new(RenderHandler::new(p.renderer.clone())), |p| Arc::new(ImagesHandler::new(p.renderer.clone()))];
+pub const HANDLERS: &[MakeHandler] = &[
+    |p| Arc::new(RenderHandler::new(p.renderer.clone())),
+    |p| Arc::new(ImagesHandler::new(p.renderer.clone())),
+    |p| Arc::new(MediaHandler::new(Arc::new(crate::media::media_host(&p.renderer.host)))),
+];
 
 /// The names every environment of a host can import, in order: the builtins, then [`MODULES`].
 pub fn registered_names() -> Vec<String> {

@@ -101,6 +101,8 @@ pub enum FileKind {
     Mpeg,
     /// Windows Media video.
     Wmv,
+    /// An MPEG transport stream (AVCHD camera files).
+    Mts,
     /// MP3 audio.
     Mp3,
     /// AAC audio.
@@ -231,6 +233,8 @@ pub enum Handler {
     Render,
     /// `env:images`: the raster images Folio decodes (PNG, JPEG, GIF, WebP).
     Images,
+    /// `env:media`: audio and video, read through ffmpeg.
+    Media,
 }
 
 impl Handler {
@@ -239,6 +243,7 @@ impl Handler {
         match self {
             Handler::Render => "render",
             Handler::Images => "images",
+            Handler::Media => "media",
         }
     }
 
@@ -344,6 +349,7 @@ const fn row(
 
 const R: Option<Handler> = Some(Handler::Render);
 const I: Option<Handler> = Some(Handler::Images);
+const M: Option<Handler> = Some(Handler::Media);
 
 /// The table: one row per [`FileKind`], in the enum's order. Where signatures overlap, the
 /// earlier row wins (an `ftyp` box with the `M4A ` brand is audio before it is an MP4).
@@ -381,26 +387,27 @@ pub static TABLE: &[Row] = &[
     row(K::Heic, "a HEIC image", &["heic", "heif"], "image/heic", F::Image, None, None, &[FTYP]),
     row(K::Ico, "an icon", &["ico"], "image/x-icon", F::Image, None, None, &[]),
     row(K::Svg, "an SVG drawing", &["svg"], "image/svg+xml", F::Image, None, None, &[]),
-    row(K::M4a, "an M4A recording", &["m4a"], "audio/mp4", F::Audio, None, None,
+    row(K::M4a, "an M4A recording", &["m4a"], "audio/mp4", F::Audio, None, M,
         &[alone(&[at(4, b"ftyp"), at(8, b"M4A ")]), alone(&[at(4, b"ftyp"), at(8, b"M4B ")]), FTYP]),
-    row(K::Mov, "a QuickTime movie", &["mov"], "video/quicktime", F::Video, None, None,
+    row(K::Mov, "a QuickTime movie", &["mov"], "video/quicktime", F::Video, None, M,
         &[alone(&[at(4, b"ftyp"), at(8, b"qt  ")]), FTYP]),
-    row(K::Mp4, "an MP4 video", &["mp4"], "video/mp4", F::Video, None, None, &[alone(&[at(4, b"ftyp")])]),
-    row(K::M4v, "an M4V video", &["m4v"], "video/mp4", F::Video, None, None, &[FTYP]),
-    row(K::Webm, "a WebM video", &["webm"], "video/webm", F::Video, None, None, &[alone(&[at(0, b"\x1A\x45\xDF\xA3")])]),
-    row(K::Mkv, "a Matroska video", &["mkv"], "video/x-matroska", F::Video, None, None, &[EBML]),
-    row(K::Avi, "an AVI video", &["avi"], "video/x-msvideo", F::Video, None, None, &[alone(&[at(0, b"RIFF"), at(8, b"AVI ")])]),
-    row(K::Ogv, "an Ogg video", &["ogv"], "video/ogg", F::Video, None, None, &[OGG]),
-    row(K::Mpeg, "an MPEG video", &["mpg", "mpeg"], "video/mpeg", F::Video, None, None, &[]),
-    row(K::Wmv, "a Windows Media video", &["wmv"], "video/x-ms-wmv", F::Video, None, None, &[]),
-    row(K::Mp3, "an MP3 recording", &["mp3"], "audio/mpeg", F::Audio, None, None,
+    row(K::Mp4, "an MP4 video", &["mp4"], "video/mp4", F::Video, None, M, &[alone(&[at(4, b"ftyp")])]),
+    row(K::M4v, "an M4V video", &["m4v"], "video/mp4", F::Video, None, M, &[FTYP]),
+    row(K::Webm, "a WebM video", &["webm"], "video/webm", F::Video, None, M, &[alone(&[at(0, b"\x1A\x45\xDF\xA3")])]),
+    row(K::Mkv, "a Matroska video", &["mkv"], "video/x-matroska", F::Video, None, M, &[EBML]),
+    row(K::Avi, "an AVI video", &["avi"], "video/x-msvideo", F::Video, None, M, &[alone(&[at(0, b"RIFF"), at(8, b"AVI ")])]),
+    row(K::Ogv, "an Ogg video", &["ogv"], "video/ogg", F::Video, None, M, &[OGG]),
+    row(K::Mpeg, "an MPEG video", &["mpg", "mpeg"], "video/mpeg", F::Video, None, M, &[]),
+    row(K::Wmv, "a Windows Media video", &["wmv"], "video/x-ms-wmv", F::Video, None, M, &[]),
+    row(K::Mts, "an MPEG transport stream (AVCHD)", &["mts", "m2ts"], "video/mp2t", F::Video, None, M, &[]),
+    row(K::Mp3, "an MP3 recording", &["mp3"], "audio/mpeg", F::Audio, None, M,
         &[alone(&[at(0, b"ID3")]), alone(&[Sig { offset: 0, bytes: b"\xFF\xE0", mask: Some(b"\xFF\xE0"), scan: 0 }])]),
-    row(K::Aac, "an AAC recording", &["aac"], "audio/aac", F::Audio, None, None, &[]),
-    row(K::Ogg, "an Ogg recording", &["ogg", "oga", "opus"], "audio/ogg", F::Audio, None, None, &[alone(&[at(0, b"OggS")])]),
-    row(K::Wav, "a WAV recording", &["wav"], "audio/wav", F::Audio, None, None, &[alone(&[at(0, b"RIFF"), at(8, b"WAVE")])]),
-    row(K::Flac, "a FLAC recording", &["flac"], "audio/flac", F::Audio, None, None, &[alone(&[at(0, b"fLaC")])]),
-    row(K::Weba, "a WebM recording", &["weba"], "audio/webm", F::Audio, None, None, &[EBML]),
-    row(K::Wma, "a Windows Media recording", &["wma"], "audio/x-ms-wma", F::Audio, None, None, &[]),
+    row(K::Aac, "an AAC recording", &["aac"], "audio/aac", F::Audio, None, M, &[]),
+    row(K::Ogg, "an Ogg recording", &["ogg", "oga", "opus"], "audio/ogg", F::Audio, None, M, &[alone(&[at(0, b"OggS")])]),
+    row(K::Wav, "a WAV recording", &["wav"], "audio/wav", F::Audio, None, M, &[alone(&[at(0, b"RIFF"), at(8, b"WAVE")])]),
+    row(K::Flac, "a FLAC recording", &["flac"], "audio/flac", F::Audio, None, M, &[alone(&[at(0, b"fLaC")])]),
+    row(K::Weba, "a WebM recording", &["weba"], "audio/webm", F::Audio, None, M, &[EBML]),
+    row(K::Wma, "a Windows Media recording", &["wma"], "audio/x-ms-wma", F::Audio, None, M, &[]),
     row(K::Zip, "a ZIP archive", &["zip"], "application/zip", F::Archive, None, None, &[alone(&[at(0, b"PK\x03\x04")])]),
     row(K::Tar, "a tar archive", &["tar"], "application/x-tar", F::Archive, None, None, &[alone(&[at(257, b"ustar")])]),
     row(K::Gzip, "a gzip file", &["gz"], "application/gzip", F::Archive, None, None, &[alone(&[at(0, b"\x1F\x8B")])]),

@@ -2,6 +2,8 @@
 //! ([`Platform`], the environment, the explicit option), so the macOS and Windows lists are tested
 //! on Linux; only [`Ffmpeg::discover`] and its `exists` check touch the real machine.
 //!
+//! The same rules serve every tool of [`Tool`] (ffmpeg, ffprobe, espeak-ng).
+//!
 //! ffmpeg, in order: the explicit option (it must exist: naming a missing file is an error, not a
 //! reason to look elsewhere); `FOLIO_FFMPEG_PATH` (the same rule); `ffmpeg` on `PATH`; the
 //! platform's usual places (macOS `/opt/homebrew/bin`, `/usr/local/bin`; Windows winget's
@@ -52,21 +54,27 @@ impl Platform {
     }
 }
 
-/// The two tools this crate runs.
+/// The tools this crate runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tool {
     /// The encoder/filter program.
     Ffmpeg,
     /// The prober.
     Ffprobe,
+    /// The speech engine behind `speak`.
+    Espeak,
 }
 
 impl Tool {
-    /// The executable's base name.
+    /// Every tool, in the doctor's order.
+    pub const ALL: [Tool; 3] = [Tool::Ffmpeg, Tool::Ffprobe, Tool::Espeak];
+
+    /// The executable's base name, which is also its doctor row's name.
     pub fn name(self) -> &'static str {
         match self {
             Tool::Ffmpeg => "ffmpeg",
             Tool::Ffprobe => "ffprobe",
+            Tool::Espeak => "espeak-ng",
         }
     }
 
@@ -75,7 +83,43 @@ impl Tool {
         match self {
             Tool::Ffmpeg => "FOLIO_FFMPEG_PATH",
             Tool::Ffprobe => "FOLIO_FFPROBE_PATH",
+            Tool::Espeak => "FOLIO_ESPEAK_PATH",
         }
+    }
+
+    /// The argument that prints its version on the first line.
+    pub fn version_arg(self) -> &'static str {
+        match self {
+            Tool::Ffmpeg | Tool::Ffprobe => "-version",
+            Tool::Espeak => "--version",
+        }
+    }
+
+    /// The bare command that installs it on `platform` (ffprobe comes with ffmpeg).
+    pub fn install_command(self, platform: Platform) -> &'static str {
+        match (self, platform) {
+            (Tool::Ffmpeg | Tool::Ffprobe, Platform::Linux) => "sudo apt-get install ffmpeg",
+            (Tool::Ffmpeg | Tool::Ffprobe, Platform::MacOs) => "brew install ffmpeg",
+            (Tool::Ffmpeg | Tool::Ffprobe, Platform::Windows) => "winget install Gyan.FFmpeg",
+            (Tool::Espeak, Platform::Linux) => "sudo apt-get install --no-install-recommends espeak-ng",
+            (Tool::Espeak, Platform::MacOs) => "brew install espeak-ng",
+            (Tool::Espeak, Platform::Windows) => "winget install eSpeak-NG.eSpeak-NG",
+        }
+    }
+
+    /// The fix when it is nowhere: the install, then the variable.
+    pub fn fix(self, platform: Platform) -> String {
+        format!("{} (or set {} to the executable)", self.install_command(platform), self.variable())
+    }
+
+    /// The fix when its variable names a missing file.
+    pub fn fix_variable(self, platform: Platform) -> String {
+        format!(
+            "point {} at the {} executable, or unset it to search PATH; to install it: {}",
+            self.variable(),
+            self.name(),
+            self.install_command(platform)
+        )
     }
 }
 
@@ -84,7 +128,7 @@ impl Tool {
 pub enum Source {
     /// The caller's explicit option.
     Explicit,
-    /// `FOLIO_FFMPEG_PATH` / `FOLIO_FFPROBE_PATH`.
+    /// `FOLIO_FFMPEG_PATH` / `FOLIO_FFPROBE_PATH` / `FOLIO_ESPEAK_PATH`.
     Variable,
     /// Next to the ffmpeg that was found.
     Sibling,
@@ -103,33 +147,65 @@ pub struct Candidate {
     pub source: Source,
 }
 
-/// The install command for ffmpeg (which brings ffprobe) on `platform`.
-pub fn install_fix(platform: Platform) -> &'static str {
-    match platform {
-        Platform::MacOs => "brew install ffmpeg",
-        Platform::Windows => "winget install Gyan.FFmpeg",
-        Platform::Linux => "sudo apt-get install --no-install-recommends ffmpeg (or run scripts/install.sh)",
+/// What discovery looks at: everything it reads from the machine, so tests give their own.
+pub struct Search<'a> {
+    /// Whose conventions apply.
+    pub platform: Platform,
+    /// The environment variables.
+    pub env: &'a dyn Fn(&str) -> Option<OsString>,
+    /// Whether the platform's usual install locations are candidates.
+    pub system: bool,
+    /// Whether a file exists.
+    pub exists: &'a dyn Fn(&Path) -> bool,
+}
+
+fn host_env(k: &str) -> Option<OsString> {
+    std::env::var_os(k)
+}
+
+fn host_exists(p: &Path) -> bool {
+    p.is_file()
+}
+
+impl Search<'static> {
+    /// This machine.
+    pub fn host() -> Search<'static> {
+        Search { platform: Platform::current(), env: &host_env, system: true, exists: &host_exists }
     }
 }
 
-/// The platform's usual install directories, most specific first.
-pub fn usual_dirs(platform: Platform, env: &dyn Fn(&str) -> Option<OsString>) -> Vec<String> {
-    let var = |k: &str| env(k).map(|v| v.to_string_lossy().into_owned()).filter(|v| !v.is_empty());
-    match platform {
+impl Search<'_> {
+    fn var(&self, k: &str) -> Option<String> {
+        (self.env)(k).map(|v| v.to_string_lossy().into_owned()).filter(|v| !v.is_empty())
+    }
+}
+
+/// The install command for ffmpeg (which brings ffprobe) on `platform`.
+pub fn install_fix(platform: Platform) -> &'static str {
+    Tool::Ffmpeg.install_command(platform)
+}
+
+/// The platform's usual install directories for `tool`, most specific first.
+pub fn usual_dirs(search: &Search<'_>, tool: Tool) -> Vec<String> {
+    match search.platform {
         Platform::MacOs => vec!["/opt/homebrew/bin".into(), "/usr/local/bin".into(), "/opt/local/bin".into()],
         Platform::Linux => vec!["/usr/bin".into(), "/usr/local/bin".into(), "/snap/bin".into()],
         Platform::Windows => {
             let mut dirs = Vec::new();
-            if let Some(local) = var("LOCALAPPDATA") {
+            let program_files = search.var("ProgramFiles").unwrap_or_else(|| "C:\\Program Files".into());
+            if tool == Tool::Espeak {
+                dirs.push(format!("{program_files}\\eSpeak NG"));
+                return dirs;
+            }
+            if let Some(local) = search.var("LOCALAPPDATA") {
                 dirs.push(format!("{local}\\Microsoft\\WinGet\\Links"));
             }
-            let program_files = var("ProgramFiles").unwrap_or_else(|| "C:\\Program Files".into());
             dirs.push(format!("{program_files}\\Gyan\\FFmpeg\\bin"));
             dirs.push(format!("{program_files}\\ffmpeg\\bin"));
-            if let Some(user) = var("USERPROFILE") {
+            if let Some(user) = search.var("USERPROFILE") {
                 dirs.push(format!("{user}\\scoop\\shims"));
             }
-            let data = var("ProgramData").unwrap_or_else(|| "C:\\ProgramData".into());
+            let data = search.var("ProgramData").unwrap_or_else(|| "C:\\ProgramData".into());
             dirs.push(format!("{data}\\chocolatey\\bin"));
             dirs.push("C:\\ffmpeg\\bin".into());
             dirs
@@ -139,33 +215,32 @@ pub fn usual_dirs(platform: Platform, env: &dyn Fn(&str) -> Option<OsString>) ->
 
 /// Every candidate for `tool`, in order (the explicit option and the variable first; `sibling`
 /// is the directory of an ffmpeg already found, for ffprobe).
-pub fn candidates(
-    platform: Platform,
-    env: &dyn Fn(&str) -> Option<OsString>,
-    tool: Tool,
-    explicit: Option<&Path>,
-    sibling: Option<&Path>,
-) -> Vec<Candidate> {
+pub fn candidates(search: &Search<'_>, tool: Tool, explicit: Option<&Path>, sibling: Option<&Path>) -> Vec<Candidate> {
+    let platform = search.platform;
     let exe = platform.exe(tool.name());
-    let mut out = Vec::new();
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut push = |path: PathBuf, source: Source| {
+        if !out.iter().any(|c| c.path == path) {
+            out.push(Candidate { path, source });
+        }
+    };
     if let Some(p) = explicit {
-        out.push(Candidate { path: p.to_path_buf(), source: Source::Explicit });
+        push(p.to_path_buf(), Source::Explicit);
     }
-    if let Some(v) = env(tool.variable()).filter(|v| !v.is_empty()) {
-        out.push(Candidate { path: PathBuf::from(v), source: Source::Variable });
+    if let Some(v) = search.var(tool.variable()) {
+        push(PathBuf::from(v), Source::Variable);
     }
     if let Some(dir) = sibling {
-        out.push(Candidate { path: platform.join(&dir.to_string_lossy(), &exe), source: Source::Sibling });
+        push(platform.join(&dir.to_string_lossy(), &exe), Source::Sibling);
     }
-    if let Some(path) = env("PATH") {
-        for dir in path.to_string_lossy().split(platform.path_sep()).filter(|d| !d.is_empty()) {
-            out.push(Candidate { path: platform.join(dir, &exe), source: Source::Path });
+    if let Some(path) = search.var("PATH") {
+        for dir in path.split(platform.path_sep()).filter(|d| !d.is_empty()) {
+            push(platform.join(dir, &exe), Source::Path);
         }
     }
-    for dir in usual_dirs(platform, env) {
-        let path = platform.join(&dir, &exe);
-        if !out.iter().any(|c| c.path == path) {
-            out.push(Candidate { path, source: Source::Usual });
+    if search.system {
+        for dir in usual_dirs(search, tool) {
+            push(platform.join(&dir, &exe), Source::Usual);
         }
     }
     out
@@ -174,23 +249,21 @@ pub fn candidates(
 /// The first existing candidate. An explicit option or a variable that names a missing file is
 /// an error (the person asked for that file), never skipped.
 pub fn find(
-    platform: Platform,
-    env: &dyn Fn(&str) -> Option<OsString>,
+    search: &Search<'_>,
     tool: Tool,
     explicit: Option<&Path>,
     sibling: Option<&Path>,
-    exists: &dyn Fn(&Path) -> bool,
 ) -> Result<Candidate, MediaError> {
-    let list = candidates(platform, env, tool, explicit, sibling);
+    let list = candidates(search, tool, explicit, sibling);
     for c in &list {
-        if exists(&c.path) {
+        if (search.exists)(&c.path) {
             return Ok(c.clone());
         }
         match c.source {
             Source::Explicit => {
                 return Err(MediaError::NotFound {
                     tool: tool.name(),
-                    searched: format!("the {} option names {}, which does not exist", tool.name(), c.path.display()),
+                    searched: format!("the option names {}, which does not exist", c.path.display()),
                     fix: format!("point the option at an existing {} executable, or leave it out", tool.name()),
                 });
             }
@@ -198,17 +271,20 @@ pub fn find(
                 return Err(MediaError::NotFound {
                     tool: tool.name(),
                     searched: format!("{} names {}, which does not exist", tool.variable(), c.path.display()),
-                    fix: format!("fix or unset {}", tool.variable()),
+                    fix: tool.fix_variable(search.platform),
                 });
             }
             _ => {}
         }
     }
-    let dirs: Vec<String> = usual_dirs(platform, env);
+    let mut looked = vec![format!("{} on PATH", search.platform.exe(tool.name()))];
+    if search.system {
+        looked.extend(usual_dirs(search, tool));
+    }
     Err(MediaError::NotFound {
         tool: tool.name(),
-        searched: format!("not on PATH, not in {}", dirs.join(", ")),
-        fix: format!("{}, or set {}", install_fix(platform), tool.variable()),
+        searched: format!("not found; looked at {}", looked.join(", ")),
+        fix: tool.fix(search.platform),
     })
 }
 
@@ -222,20 +298,14 @@ pub struct Ffmpeg {
 impl Ffmpeg {
     /// Looks for ffmpeg (and ffprobe) on this machine; `explicit` is the caller's ffmpeg option.
     pub fn discover(explicit: Option<&Path>) -> Result<Ffmpeg, MediaError> {
-        let env = |k: &str| std::env::var_os(k);
-        Ffmpeg::discover_with(Platform::current(), &env, explicit, &|p: &Path| p.is_file())
+        Ffmpeg::discover_with(&Search::host(), explicit)
     }
 
-    /// [`Ffmpeg::discover`] with the platform, environment and existence check given.
-    pub fn discover_with(
-        platform: Platform,
-        env: &dyn Fn(&str) -> Option<OsString>,
-        explicit: Option<&Path>,
-        exists: &dyn Fn(&Path) -> bool,
-    ) -> Result<Ffmpeg, MediaError> {
-        let ffmpeg = find(platform, env, Tool::Ffmpeg, explicit, None, exists)?.path;
+    /// [`Ffmpeg::discover`] looking at what `search` gives.
+    pub fn discover_with(search: &Search<'_>, explicit: Option<&Path>) -> Result<Ffmpeg, MediaError> {
+        let ffmpeg = find(search, Tool::Ffmpeg, explicit, None)?.path;
         let dir = ffmpeg.parent().map(Path::to_path_buf);
-        let ffprobe = find(platform, env, Tool::Ffprobe, None, dir.as_deref(), exists).ok().map(|c| c.path);
+        let ffprobe = find(search, Tool::Ffprobe, None, dir.as_deref()).ok().map(|c| c.path);
         Ok(Ffmpeg { ffmpeg, ffprobe })
     }
 
@@ -259,7 +329,11 @@ impl Ffmpeg {
         self.ffprobe.as_deref().ok_or_else(|| MediaError::NotFound {
             tool: "ffprobe",
             searched: format!("not next to {}, not on PATH", self.ffmpeg.display()),
-            fix: format!("{}, or set FOLIO_FFPROBE_PATH", install_fix(Platform::current())),
+            fix: Tool::Ffprobe.fix(Platform::current()),
         })
     }
 }
+
+#[cfg(test)]
+#[path = "discovery_tests.rs"]
+mod tests;

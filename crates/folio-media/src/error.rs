@@ -148,8 +148,23 @@ impl MediaError {
     }
 }
 
+/// `text` without ffmpeg's `[mov,mp4,… @ 0x55…] ` line prefixes (an address differs per run).
+pub fn strip_contexts(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let t = l.trim_start();
+            match (t.starts_with('['), t.find("] ")) {
+                (true, Some(end)) if t[..end].contains(" @ 0x") => t[end + 2..].to_string(),
+                _ => l.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The last `n` non-empty lines of `text`, joined by ` | `.
 pub fn last_lines(text: &str, n: usize) -> String {
+    let text = strip_contexts(text);
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     let from = lines.len().saturating_sub(n);
     let tail = lines[from..].join(" | ");

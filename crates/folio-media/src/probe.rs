@@ -161,7 +161,9 @@ pub fn probe_within(ffmpeg: &Ffmpeg, path: &Path, shown: &str, limits: &ChildLim
 /// ffprobe's message without the host path (the caller knows the file by its tree path).
 fn strip_path(text: &str, path: &Path) -> String {
     let p = path.display().to_string();
-    text.replace(&format!("file:{p}: "), "").replace(&format!("file:{p}"), "the file").replace(&p, "the file")
+    let text =
+        text.replace(&format!("file:{p}: "), "").replace(&format!("file:{p}"), "the file").replace(&p, "the file");
+    crate::error::strip_contexts(&text)
 }
 
 /// Reads ffprobe's JSON.

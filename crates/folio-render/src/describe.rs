@@ -13,7 +13,8 @@ use crate::rasterize::Renderer;
 use crate::zipdir;
 
 /// What [`describe`] would treat a file as (`pdf`, `image` or `office`), or `None` when it does
-/// not claim it: the kinds the workspace's table gives to `env:render` or `env:images`.
+/// not claim it: the kinds the workspace's table gives to `env:render` or `env:images` (media is
+/// folio-media's).
 pub fn claim(name: &str, bytes: &[u8]) -> Option<&'static str> {
     let head = &bytes[..bytes.len().min(1024)];
     let kind = FileKind::detect(name, head)?;
@@ -21,6 +22,7 @@ pub fn claim(name: &str, bytes: &[u8]) -> Option<&'static str> {
         Handler::Images => Some("image"),
         Handler::Render if kind == FileKind::Pdf => Some("pdf"),
         Handler::Render => Some("office"),
+        Handler::Media => None,
     }
 }
 

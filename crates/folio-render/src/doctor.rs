@@ -10,8 +10,9 @@
 //!
 //! The doctor shows every row, but the agent is shown only what it can use: [`USED_BY`] says
 //! which `env:` modules use each row's tool, and a module's "On this host" section and its
-//! `capabilities()` are [`rows_for`] that module. Chromium and ffmpeg are checked (the desktop's
-//! previews use ffmpeg) but no module uses them yet, so no agent reads about them.
+//! `capabilities()` are [`rows_for`] that module. Chromium is checked but no module uses it yet,
+//! so no agent reads about it; ffmpeg, ffprobe and espeak-ng are `env:media`'s (folio-media's
+//! rows, which folio-host puts in place of this crate's ffmpeg row).
 //!
 //! A found tool's row needs its version, which means running it (`soffice --version` is a
 //! process start of ~0.1–0.2 s). That question goes through [`Probe`]: [`RunProbe`] runs the
@@ -118,8 +119,15 @@ fn lost(name: &str) -> Capability {
 /// Which `env:` modules (names without `env:`) use the tool behind each doctor row — the one
 /// table that says so. A row missing here is used by no module; a test checks that every row the
 /// doctor computes is listed, so a new tool states its users when it is added.
-pub const USED_BY: &[(&str, &[&str])] =
-    &[("pdfium", &["render"]), ("libreoffice", &["render"]), ("chromium", &[]), ("ffmpeg", &[])];
+pub const USED_BY: &[(&str, &[&str])] = &[
+    ("pdfium", &["render"]),
+    ("libreoffice", &["render"]),
+    ("chromium", &[]),
+    // folio-media's rows (folio-host puts them in place of this crate's ffmpeg row).
+    ("ffmpeg", &["media"]),
+    ("ffprobe", &["media"]),
+    ("espeak-ng", &["media"]),
+];
 
 /// The modules that use row `name`'s tool (empty for a tool no module uses yet).
 pub fn used_by(name: &str) -> &'static [&'static str] {

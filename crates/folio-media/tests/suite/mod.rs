@@ -1,2 +1,6 @@
 mod common;
 mod encode;
+mod fixtures;
+mod hostile;
+mod module;
+mod ops;

@@ -80,7 +80,7 @@ fn hidden_tools_fail_with_the_fix() {
 }
 
 /// Every row the doctor computes says which modules use its tool; env:render uses PDFium and
-/// LibreOffice, and no module uses Chromium or ffmpeg yet, so `rows_for` keeps only the first two.
+/// LibreOffice, no module uses Chromium, and ffmpeg is env:media's.
 #[test]
 fn every_row_names_the_modules_that_use_it() {
     let mut r = Renderer::new(HostPaths::isolated(Platform::Linux));
@@ -90,12 +90,18 @@ fn every_row_names_the_modules_that_use_it() {
     for row in &rows {
         assert!(listed.contains(&row.name.as_str()), "row {} is missing from doctor::USED_BY", row.name);
     }
-    let cases: &[(&str, &[&str])] =
-        &[("render", &["pdfium", "libreoffice"]), ("images", &[]), ("zip", &[]), ("motion", &[])];
+    let cases: &[(&str, &[&str])] = &[
+        ("render", &["pdfium", "libreoffice"]),
+        ("images", &[]),
+        ("zip", &[]),
+        ("motion", &[]),
+        ("media", &["ffmpeg"]),
+    ];
     for (module, expect) in cases {
         let names: Vec<String> = doctor::rows_for(module, &rows).into_iter().map(|r| r.name).collect();
         assert_eq!(names, *expect, "rows for env:{module}");
     }
-    assert_eq!(doctor::used_by("ffmpeg"), &[] as &[&str]);
+    assert_eq!(doctor::used_by("ffmpeg"), &["media"]);
+    assert_eq!(doctor::used_by("espeak-ng"), &["media"]);
     assert_eq!(doctor::used_by("provider"), &[] as &[&str], "a row not in the table is used by no module");
 }

@@ -1,0 +1,120 @@
+//! The `env:media` native module for folio-script's registry. This layer only adapts: the run's
+//! [`ScriptFs`] (the environment's gateway) becomes the operations' [`MediaFs`], each binding of
+//! [`crate::ops::BINDINGS`] becomes an async host function whose work runs on tokio's blocking
+//! pool (so a long transcode never stalls the script thread, and the run waits for it through
+//! `CallContext::work`), and errors become the operation's own sentence. Writing bindings are
+//! refused during write-time validation.
+//!
+//! Register it with `registry.register_native(media_module(host, &rows))`; folio-host does, from
+//! its `MODULES` table.
+
+use std::sync::Arc;
+
+use folio_script::{CallContext, HostFn, HostValue, NativeFunction, NativeModule, ScriptFs};
+use folio_vfs::VPath;
+use serde_json::Value;
+
+use crate::doctor::Row;
+use crate::ops::{self, Binding, Call, MediaFs, MediaHost};
+
+/// The gateway as the operations see it.
+struct GatewayFs(Arc<dyn ScriptFs>);
+
+fn vpath(raw: &str) -> Result<VPath, String> {
+    VPath::parse(raw).map_err(|e| format!("{raw}: {e}"))
+}
+
+impl MediaFs for GatewayFs {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        self.0.read(&vpath(path)?).map_err(|e| e.to_string())
+    }
+    fn write(&self, path: &str, bytes: &[u8]) -> Result<(), String> {
+        let p = vpath(path)?;
+        if let Some(parent) = p.parent().filter(|d| d.as_str() != "/") {
+            self.0.mkdir(&parent).map_err(|e| e.to_string())?;
+        }
+        self.0.write(&p, bytes).map_err(|e| e.to_string())
+    }
+}
+
+fn json_args(args: &[HostValue]) -> Result<Vec<Value>, String> {
+    args.iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            HostValue::Undefined => Ok(Value::Null),
+            HostValue::Json(v) => Ok(v.clone()),
+            HostValue::Bytes(_) => Err(format!("argument {} must be a path or an options object, not bytes", i + 1)),
+        })
+        .collect()
+}
+
+fn function(binding: &'static Binding, host: Arc<MediaHost>) -> NativeFunction {
+    let call = HostFn::Async(Arc::new(move |args: Vec<HostValue>, cx: CallContext| {
+        let host = Arc::clone(&host);
+        Box::pin(async move {
+            if binding.writes && cx.read_only {
+                return Err(format!(
+                    "{} writes files, which is not allowed while a script is being validated — call it inside the default export",
+                    binding.name
+                ));
+            }
+            let args = json_args(&args)?;
+            let fs = GatewayFs(Arc::clone(&cx.fs));
+            let budget = cx.budget.clone();
+            let cancel = cx.cancel.clone();
+            let working = cx.work.begin();
+            let out = tokio::task::spawn_blocking(move || {
+                let _working = working;
+                let call = Call { host: &host, fs: &fs, budget: &budget, op: binding.name };
+                (binding.run)(&call, &args).map_err(|e| e.to_string())
+            })
+            .await
+            .map_err(|e| format!("the host call did not complete: {e}"))??;
+            if cancel.is_cancelled() {
+                return Err("the run was cancelled".into());
+            }
+            Ok(HostValue::Json(out))
+        }) as folio_script::registry::HostFuture
+    }));
+    NativeFunction { name: binding.name.to_string(), call }
+}
+
+/// The doctor rows env:media uses (ffmpeg, ffprobe, espeak-ng), as a JSON array.
+fn rows_json(rows: &[Row]) -> Value {
+    serde_json::to_value(rows).unwrap_or(Value::Null)
+}
+
+/// `env:media` over `host`'s tools; `rows` are this start's doctor rows of those tools, written
+/// at the end of /std/media/README.md and returned by `capabilities()`.
+pub fn media_module(host: Arc<MediaHost>, rows: &[Row]) -> NativeModule {
+    let mut on_host = String::from("\n\n## On this host\n\n");
+    for row in rows {
+        let mark = if row.ok { "available" } else { "MISSING" };
+        on_host.push_str(&format!("- {}: {mark} — {}", row.name, row.detail));
+        if !row.ok {
+            on_host.push_str(&format!(" (the person can fix it with: {})", row.fix));
+        }
+        on_host.push('\n');
+    }
+    let caps = rows_json(rows);
+    let capabilities = HostFn::Async(Arc::new(move |_args: Vec<HostValue>, _cx: CallContext| {
+        let caps = caps.clone();
+        Box::pin(async move { Ok(HostValue::Json(caps)) }) as folio_script::registry::HostFuture
+    }));
+    let mut functions: Vec<NativeFunction> = ops::BINDINGS.iter().map(|b| function(b, Arc::clone(&host))).collect();
+    functions.push(NativeFunction { name: "capabilities".into(), call: capabilities });
+    NativeModule {
+        name: "media".into(),
+        description: "Audio and video through ffmpeg: describe, cut, join, convert, extract audio, loudness, subtitles, slideshows, contact sheets, mix a track under a video, and speech from text.".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        types_dts: MEDIA_DTS.into(),
+        docs: format!("{MEDIA_README}{on_host}"),
+        functions,
+        js_api: None,
+    }
+}
+
+/// The module's declarations (`/std/media/index.d.ts`).
+pub const MEDIA_DTS: &str = include_str!("media.d.ts");
+/// The module's README (`/std/media/README.md`), before the "On this host" section.
+pub const MEDIA_README: &str = include_str!("media.md");
