@@ -54,6 +54,9 @@ pub struct EnvOptions {
     pub vision: Option<Arc<dyn crate::seams::Vision>>,
     /// Telemetry: called once per verb call. A panic inside it is contained.
     pub on_verb: Option<OnVerb>,
+    /// Skills the host's modules bring, `(name, summary, body)`, written under `/skills` beside
+    /// the built-in ones (the host passes only those of modules it registered).
+    pub skills: Vec<(&'static str, &'static str, &'static str)>,
 }
 
 /// The agent's working environment over one folder.

@@ -53,7 +53,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let doctor = folio_render::doctor::capabilities_with(&renderer, &cache);
         drop(cache.save());
         record("doctor rows (warm cache)", ms(t));
-        let parts = Parts { renderer, doctor };
+        let t = Instant::now();
+        let motion = std::sync::Arc::new(folio_motion::modules::MotionHost::discover(None, None));
+        record("env:motion discovery", ms(t));
+        let parts = Parts { renderer, doctor, motion };
         for row in MODULES {
             let t = Instant::now();
             (row.build)(&parts)?;

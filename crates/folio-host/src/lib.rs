@@ -60,6 +60,7 @@ use folio_render::{Capability, HostPaths, Renderer};
 use folio_script::{Engine, ModuleRegistry, NativeModule, RegistryError, ScriptLimits};
 
 pub use doctor_cache::Refresh;
+use folio_motion::modules::MotionHost;
 pub use modules::{HANDLERS, MODULES, Parts, Registration};
 
 /// Why a host or an environment could not be built.
@@ -158,10 +159,12 @@ impl HostBuilder {
         let paths = self.paths.unwrap_or_else(|| HostPaths::from_host(self.state_dir.clone()));
         let rates = Arc::new(paths.state_dir.as_deref().map_or_else(Rates::in_memory, Rates::open));
         let renderer = Arc::new(Renderer::new(paths));
+        let motion = Arc::new(motion_host(&renderer.host));
         let (doctor, mut warnings) = rows(&renderer, self.refresh, self.probe.as_ref());
+        let doctor = with_motion_rows(doctor, &motion);
         // A torn or unreadable rates file is said at start, beside the doctor cache's problems.
         warnings.extend(rates.take_warnings());
-        let parts = Parts { renderer, doctor };
+        let parts = Parts { renderer, doctor, motion };
         let mut registry = ModuleRegistry::with_builtins();
         for row in MODULES {
             let module = (row.build)(&parts).map_err(|why| HostError::Module { name: row.name.into(), why })?;
@@ -191,6 +194,40 @@ impl HostBuilder {
             warnings,
         })
     }
+}
+
+/// env:motion's browser and encoder as the host's paths see them.
+fn motion_host(host: &HostPaths) -> MotionHost {
+    let env = |k: &str| host.env.get(k).cloned();
+    let platform = match host.platform {
+        folio_render::Platform::Linux => folio_motion::discovery::Platform::Linux,
+        folio_render::Platform::MacOs => folio_motion::discovery::Platform::MacOs,
+        folio_render::Platform::Windows => folio_motion::discovery::Platform::Windows,
+    };
+    let browser = folio_motion::discovery::find_in(platform, None, &env, host.system);
+    MotionHost::new(browser, media::with_search(host, |s| folio_media::Ffmpeg::discover_with(s, None).ok()))
+}
+
+/// The doctor's rows with folio-render's `chromium` row replaced by env:motion's (the browser,
+/// the headless shell, the bundled React and Reanimated): folio-motion is the crate that knows
+/// Chromium.
+fn with_motion_rows(mut rows: Vec<Capability>, motion: &MotionHost) -> Vec<Capability> {
+    let mine: Vec<Capability> = motion
+        .rows()
+        .iter()
+        .map(|r| Capability {
+            name: r.name.into(),
+            ok: r.ok,
+            required: r.required,
+            detail: r.detail.clone(),
+            fix: r.fix.clone(),
+        })
+        .collect();
+    let at = rows.iter().position(|r| r.name == "chromium").unwrap_or(rows.len());
+    rows.retain(|r| r.name != "chromium");
+    let at = at.min(rows.len());
+    rows.splice(at..at, mine);
+    rows
 }
 
 fn register(registry: &mut ModuleRegistry, module: NativeModule) -> Result<(), HostError> {
@@ -251,6 +288,11 @@ impl Host {
             presenter: seams.presenter,
             asker: seams.asker,
             vision: seams.vision,
+            skills: if self.engine.registry().get("motion").is_some() {
+                vec![folio_motion::docs::SKILL]
+            } else {
+                Vec::new()
+            },
             ..EnvOptions::default()
         }
     }
@@ -275,11 +317,18 @@ impl Host {
     pub fn renderer(&self) -> &Arc<Renderer> {
         &self.parts.renderer
     }
+
+    /// What env:motion found (the app's scene previews render stills through it).
+    pub fn motion(&self) -> &Arc<MotionHost> {
+        &self.parts.motion
+    }
 }
 
 /// What `folio doctor` and the desktop's doctor panel show: every tool probed again (the cache
 /// is refreshed for the next start), and the cache's warnings.
 pub fn probe_doctor(state_dir: Option<PathBuf>) -> (Vec<Capability>, Vec<String>) {
     let renderer = Renderer::new(HostPaths::from_host(state_dir));
-    rows(&renderer, Refresh::Always, &RunProbe)
+    let (rows, warnings) = rows(&renderer, Refresh::Always, &RunProbe);
+    let motion = motion_host(&renderer.host);
+    (with_motion_rows(rows, &motion), warnings)
 }

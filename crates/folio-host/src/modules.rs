@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use folio_env::FileHandler;
 use folio_media::handler::MediaHandler;
+use folio_motion::modules::MotionHost;
 use folio_render::handler::{ImagesHandler, RenderHandler};
 use folio_render::{Capability, ImageLimits, Renderer};
 use folio_script::NativeModule;
@@ -21,6 +22,8 @@ pub struct Parts {
     pub renderer: Arc<Renderer>,
     /// The doctor's rows for this start (`env:render` writes them into its README).
     pub doctor: Vec<Capability>,
+    /// The browser and encoder env:motion found; each environment gets its own browser from it.
+    pub motion: Arc<MotionHost>,
 }
 
 /// One `env:<name>` module the host registers.
@@ -39,7 +42,12 @@ pub const MODULES: &[Registration] = &[
     Registration { name: "images", build: images },
     Registration { name: "zip", build: zip },
     Registration { name: "media", build: media },
+    Registration { name: "motion", build: motion },
 ];
+
+fn motion(p: &Parts) -> Result<NativeModule, String> {
+    Ok(folio_motion::modules::motion_module(p.motion.clone()))
+}
 
 fn render(p: &Parts) -> Result<NativeModule, String> {
     Ok(folio_render::modules::render_module_with(p.renderer.clone(), &p.doctor))

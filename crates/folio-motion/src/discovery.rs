@@ -163,17 +163,30 @@ pub fn is_headless_shell(path: &Path) -> bool {
 /// The first candidate that is an executable file on this host.
 pub fn find(explicit: Option<&Path>) -> Option<Found> {
     let env = |k: &str| std::env::var(k).ok();
+    find_in(Platform::current(), explicit, &env, true)
+}
+
+/// The first executable candidate for `platform` with environment `env`; the usual install
+/// places count only when `system` (a host's tests hide them).
+pub fn find_in(
+    platform: Platform,
+    explicit: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<String>,
+    system: bool,
+) -> Option<Found> {
     let list = |p: &Path| -> Vec<String> {
         std::fs::read_dir(p)
             .map(|rd| rd.filter_map(|e| e.ok()).filter_map(|e| e.file_name().into_string().ok()).collect())
             .unwrap_or_default()
     };
-    candidates(Platform::current(), explicit, &env, &list).into_iter().find(|(p, _)| executable(p)).map(
-        |(path, source)| {
+    candidates(platform, explicit, env, &list)
+        .into_iter()
+        .filter(|(_, source)| system || *source != Source::System)
+        .find(|(p, _)| executable(p))
+        .map(|(path, source)| {
             let headless_shell = is_headless_shell(&path);
             Found { path, source, headless_shell }
-        },
-    )
+        })
 }
 
 fn executable(p: &Path) -> bool {

@@ -1,5 +1,6 @@
 //! What env:motion can do on this host, computed once per start: the rows `folio doctor` prints
-//! (the browser, the headless shell, ffmpeg, the bundled React and Reanimated), the facts
+//! (the browser, the headless shell, the bundled React and Reanimated; ffmpeg's rows are
+//! folio-media's), the facts
 //! `capabilities()` returns, and the "On this host" section of `/std/motion/README.md`. No host
 //! path reaches the agent-visible docs.
 
@@ -11,7 +12,7 @@ use crate::scripts::asset;
 /// One doctor row (the same shape every doctor row has).
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Row {
-    /// `browser`, `headless-shell`, `motion-ffmpeg`, `react`, `reanimated`.
+    /// `chromium`, `headless-shell`, `react`, `reanimated`.
     pub name: &'static str,
     /// Works here.
     pub ok: bool,
@@ -32,20 +33,20 @@ pub fn vendored(name: &str) -> Option<String> {
     })
 }
 
-/// The rows for a host with `browser` and whether ffmpeg was found (`ffmpeg`: its path).
-pub fn rows(browser: Option<&Found>, ffmpeg: Option<&std::path::Path>) -> Vec<Row> {
+/// The rows for a host with `browser` (ffmpeg has its own rows, folio-media's).
+pub fn rows(browser: Option<&Found>) -> Vec<Row> {
     let platform = Platform::current();
     let mut out = Vec::new();
     match browser {
         Some(b) => out.push(Row {
-            name: "browser",
+            name: "chromium",
             ok: true,
             required: false,
             detail: format!("{} (from {:?})", b.path.display(), b.source).to_lowercase(),
             fix: String::new(),
         }),
         None => out.push(Row {
-            name: "browser",
+            name: "chromium",
             ok: false,
             required: false,
             detail: "no Chromium-family browser found — env:motion cannot render".into(),
@@ -66,22 +67,6 @@ pub fn rows(browser: Option<&Found>, ffmpeg: Option<&std::path::Path>) -> Vec<Ro
             String::new()
         } else {
             "sudo apt-get install chromium-headless-shell".into()
-        },
-    });
-    out.push(match ffmpeg {
-        Some(p) => Row {
-            name: "motion-ffmpeg",
-            ok: true,
-            required: false,
-            detail: format!("{} encodes .mp4, .webm and .gif", p.display()),
-            fix: String::new(),
-        },
-        None => Row {
-            name: "motion-ffmpeg",
-            ok: false,
-            required: false,
-            detail: "ffmpeg not found — stills, .png and frame directories work; .mp4/.webm/.gif do not".into(),
-            fix: folio_media::discovery::install_fix(folio_media::Platform::current()).into(),
         },
     });
     let react = vendored("react");
@@ -112,15 +97,15 @@ pub fn rows(browser: Option<&Found>, ffmpeg: Option<&std::path::Path>) -> Vec<Ro
 }
 
 /// The end of `/std/motion/README.md`: what works on this host, in words, without paths.
-pub fn host_notes(rows: &[Row]) -> String {
+pub fn host_notes(rows: &[Row], video: bool) -> String {
     let ok = |n: &str| rows.iter().any(|r| r.name == n && r.ok);
     let mut s = String::from("\n\n## On this host (checked when the environment was created)\n\n");
-    if ok("browser") {
+    if ok("chromium") {
         s.push_str("- Browser: available — render and still work.\n");
     } else {
         s.push_str("- Browser: **none found** — render and still will FAIL until the person installs Chromium (`folio doctor` names the command) and restarts Folio.\n");
     }
-    if ok("motion-ffmpeg") {
+    if video {
         s.push_str("- Video: .mp4, .webm and .gif outputs work.\n");
     } else {
         s.push_str("- Video: **ffmpeg is missing** — only stills, .png and frame directories work.\n");

@@ -28,12 +28,20 @@ pub struct MotionHost {
 }
 
 impl MotionHost {
-    /// Discovers the browser and ffmpeg (explicit paths win).
+    /// Discovers the browser and ffmpeg on this host (explicit paths win).
     pub fn discover(browser: Option<&std::path::Path>, ffmpeg: Option<&std::path::Path>) -> MotionHost {
-        let found = crate::discovery::find(browser);
-        let ff = folio_media::Ffmpeg::discover(ffmpeg).ok();
-        let rows = doctor::rows(found.as_ref(), ff.as_ref().map(|f| f.path()));
-        MotionHost { browser: found, ffmpeg: ff, rows, max_frames: DEFAULT_MAX_FRAMES, pools: Mutex::default() }
+        MotionHost::new(crate::discovery::find(browser), folio_media::Ffmpeg::discover(ffmpeg).ok())
+    }
+
+    /// Over a browser and an encoder found by the host's own discovery.
+    pub fn new(browser: Option<Found>, ffmpeg: Option<folio_media::Ffmpeg>) -> MotionHost {
+        let rows = doctor::rows(browser.as_ref());
+        MotionHost { browser, ffmpeg, rows, max_frames: DEFAULT_MAX_FRAMES, pools: Mutex::default() }
+    }
+
+    /// Whether video outputs work (ffmpeg was found).
+    pub fn can_encode(&self) -> bool {
+        self.ffmpeg.is_some()
     }
 
     /// The doctor's rows for this host.
@@ -57,7 +65,7 @@ impl MotionHost {
         json!({
             "browser": self.browser.as_ref().map(|b| if b.headless_shell { "chromium-headless-shell" } else { "chromium" }),
             "canRender": self.browser.is_some(),
-            "video": ok("motion-ffmpeg"),
+            "video": self.ffmpeg.is_some(),
             "reanimated": ok("reanimated"),
             "remotion": true,
             "maxFrames": self.max_frames,
@@ -65,6 +73,28 @@ impl MotionHost {
             "formats": FORMATS,
             "rows": self.rows,
         })
+    }
+
+    /// One frame of `scene` as PNG bytes, for a preview outside any script (the app's scene
+    /// preview and scrubber): the same renderer, browser and warnings as `still`, nothing
+    /// written to the tree. `scope` picks the environment's browser; `args` are still()'s.
+    pub fn preview_still(
+        &self,
+        scope: u64,
+        files: Arc<dyn SceneFiles>,
+        scene: &str,
+        args: &Value,
+        budget: &folio_budget::RunBudget,
+    ) -> Result<(Vec<u8>, Value), crate::error::MotionError> {
+        let a = RenderArgs::from_json(args, true)?;
+        let Some(pool) = self.pool(scope) else {
+            return Err(crate::error::MotionError::NoBrowser(crate::discovery::Platform::current().install_hint()));
+        };
+        let mut sink = NoSink;
+        let req = Request { files, scene: scene.to_string(), out: "/tmp/preview.png".into(), args: a, still: true };
+        let done = render::render(&pool, None, self.max_frames, req, budget, &mut sink)?;
+        let png = done.output.ok_or_else(|| crate::error::MotionError::Output("the still produced no image".into()))?;
+        Ok((png, done.result))
     }
 
     /// Renders for a script.
@@ -148,6 +178,14 @@ impl SceneFiles for TreeFiles {
     }
 }
 
+struct NoSink;
+
+impl FrameSink for NoSink {
+    fn frame(&mut self, _: u64, _: &[u8]) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 /// Frames written into a tree directory as they arrive.
 struct TreeSink {
     fs: Arc<dyn ScriptFs>,
@@ -204,7 +242,7 @@ pub fn motion_module(host: Arc<MotionHost>) -> NativeModule {
         }));
         NativeFunction { name: name.to_string(), call }
     };
-    let notes = doctor::host_notes(host.rows());
+    let notes = doctor::host_notes(host.rows(), host.can_encode());
     NativeModule {
         name: "motion".into(),
         description: "Things that move: React scenes (folio/motion, Remotion-style or Reanimated) rendered to deterministic .mp4/.webm/.gif video, PNG stills or frames.".into(),

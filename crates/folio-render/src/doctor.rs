@@ -122,9 +122,13 @@ fn lost(name: &str) -> Capability {
 pub const USED_BY: &[(&str, &[&str])] = &[
     ("pdfium", &["render"]),
     ("libreoffice", &["render"]),
-    ("chromium", &[]),
+    // folio-motion's rows (folio-host puts them in place of this crate's chromium row).
+    ("chromium", &["motion"]),
+    ("headless-shell", &["motion"]),
+    ("react", &["motion"]),
+    ("reanimated", &["motion"]),
     // folio-media's rows (folio-host puts them in place of this crate's ffmpeg row).
-    ("ffmpeg", &["media"]),
+    ("ffmpeg", &["media", "motion"]),
     ("ffprobe", &["media"]),
     ("espeak-ng", &["media"]),
 ];

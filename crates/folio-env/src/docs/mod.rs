@@ -39,6 +39,7 @@ fn skill_set(env: &Environment) -> Vec<(&'static str, &'static str, &'static str
     if env.opts.asker.is_some() {
         out.push(skills::ASKING);
     }
+    out.extend(env.opts.skills.iter().copied());
     out
 }
 

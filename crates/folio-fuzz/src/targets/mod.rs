@@ -105,7 +105,7 @@ pub(crate) fn renderer() -> Arc<Renderer> {
 
 /// The host's file handlers (`folio_host::HANDLERS`), built over the shared renderer.
 pub(crate) fn handlers() -> Vec<Arc<dyn FileHandler>> {
-    let parts = folio_host::Parts { renderer: renderer(), doctor: Vec::new() };
+    let parts = folio_host::Parts { renderer: renderer(), doctor: Vec::new(), motion: no_motion() };
     folio_host::HANDLERS.iter().map(|make| make(&parts)).collect()
 }
 
@@ -124,7 +124,7 @@ pub(crate) fn limits() -> Limits {
 /// An environment over an in-memory folder with what a host gives it: the builtins, every
 /// module of `folio_host::MODULES` and every handler of `folio_host::HANDLERS`.
 pub(crate) fn environment() -> Result<Environment, String> {
-    let parts = folio_host::Parts { renderer: renderer(), doctor: Vec::new() };
+    let parts = folio_host::Parts { renderer: renderer(), doctor: Vec::new(), motion: no_motion() };
     let mut registry = ModuleRegistry::with_builtins();
     for row in folio_host::MODULES {
         let module = (row.build)(&parts).map_err(|e| format!("env:{}: {e}", row.name))?;
@@ -168,4 +168,10 @@ pub(crate) fn gist(message: &str, words: usize) -> String {
 /// A size bucket (0, 1, 2–3, 4–7, …) for signatures.
 pub(crate) fn bucket(n: usize) -> u32 {
     usize::BITS - n.leading_zeros()
+}
+
+/// env:motion without a browser: a fuzzed script that calls render() is refused at once instead
+/// of launching Chromium thousands of times.
+fn no_motion() -> Arc<folio_motion::modules::MotionHost> {
+    Arc::new(folio_motion::modules::MotionHost::new(None, None))
 }
