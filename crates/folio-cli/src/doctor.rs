@@ -35,6 +35,43 @@ impl ProviderEnv {
     }
 }
 
+/// `--render-test`: env:motion renders its built-in scene on this host (a still, then 60 frames
+/// to mp4 in the system's temporary directory). Required once asked for: a failing render test
+/// makes the doctor exit 1.
+fn render_test_row() -> doctor::Capability {
+    let dir = std::env::temp_dir();
+    match folio_motion::check::render_test(&dir) {
+        Ok(r) => {
+            let ok = r.warnings.is_empty();
+            let detail = format!(
+                "{} ({} bytes, 60 frames 640×360) in {:.2} s; still {} in {:.2} s; browser launch {:.2} s ({}){}",
+                r.clip.display(),
+                r.bytes,
+                r.clip_took.as_secs_f64(),
+                r.still.display(),
+                r.still_took.as_secs_f64(),
+                r.launch.as_secs_f64(),
+                r.browser.display(),
+                if ok { String::new() } else { format!(" — warnings: {}", r.warnings.join("; ")) }
+            );
+            doctor::Capability {
+                name: "render-test".into(),
+                ok,
+                required: true,
+                detail,
+                fix: if ok { String::new() } else { "see the warnings; `folio doctor` lists the chromium and ffmpeg rows to fix".into() },
+            }
+        }
+        Err(e) => doctor::Capability {
+            name: "render-test".into(),
+            ok: false,
+            required: true,
+            detail: format!("the test clip did not render: {e}"),
+            fix: "apply the chromium / ffmpeg fix lines above (scripts/install.sh installs both), then run folio doctor --render-test again".into(),
+        },
+    }
+}
+
 /// The way to a model without any key, as the fix lines give it: a local Ollama.
 const LOCAL_FIX: &str = "export FOLIO_PROVIDER=ollama FOLIO_MODEL=<a model from `ollama list`>";
 
@@ -100,13 +137,16 @@ fn provider_row(env: &ProviderEnv) -> doctor::Capability {
     }
 }
 
-pub(crate) fn run(state_dir: Option<PathBuf>, json: bool) -> Result<ExitCode> {
+pub(crate) fn run(state_dir: Option<PathBuf>, json: bool, render_test: bool) -> Result<ExitCode> {
     let state_dir_for_keys = state_dir.clone();
     let (mut rows, warnings) = folio_host::probe_doctor(state_dir);
     for warning in warnings {
         eprintln!("folio: warning: {warning}");
     }
     rows.push(provider_row(&ProviderEnv::from_process(state_dir_for_keys)));
+    if render_test {
+        rows.push(render_test_row());
+    }
     let ready = doctor::ready(&rows);
     if json {
         println!("{}", serde_json::to_string_pretty(&serde_json::json!({"ready": ready, "capabilities": rows}))?);

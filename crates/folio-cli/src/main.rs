@@ -139,6 +139,10 @@ enum Command {
         /// Print JSON: {ready, capabilities: [{name, ok, required, detail, fix}]}.
         #[arg(long)]
         json: bool,
+        /// Also render a test clip with env:motion (a still and 60 frames to mp4, no model
+        /// needed) and report its path and timing; exits 1 when it fails.
+        #[arg(long)]
+        render_test: bool,
     },
 }
 
@@ -167,7 +171,7 @@ fn main() -> ExitCode {
             })
         }
         Command::Bench { files, changed } => bench::run(files, changed),
-        Command::Doctor { json } => doctor::run(cli.state_dir, json),
+        Command::Doctor { json, render_test } => doctor::run(cli.state_dir, json, render_test),
     };
     match result {
         Ok(code) => code,

@@ -2,6 +2,7 @@
 pub mod args;
 pub mod browser;
 pub mod cdp;
+pub mod check;
 pub mod discovery;
 pub mod docs;
 pub mod doctor;
