@@ -204,14 +204,16 @@ fn doctor_reports_each_capability_with_its_fix() {
         .unwrap();
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "optional rows do not fail the doctor: {text}");
-    for (tool, var) in [("chromium", "FOLIO_CHROMIUM_PATH"), ("ffmpeg", "FOLIO_FFMPEG_PATH")] {
+    for (tool, var, package) in
+        [("chromium", "FOLIO_CHROMIUM_PATH", "chromium-headless-shell"), ("ffmpeg", "FOLIO_FFMPEG_PATH", "ffmpeg")]
+    {
         assert!(
-            text.contains(&format!("✗ {tool:<11} {var} names /nonexistent/{tool}, which does not exist (optional)\n")),
+            text.contains(&format!("✗ {tool:<11} {var} names /nonexistent/{tool}, which does not exist")),
             "{text}"
         );
         assert!(
             text.contains(&format!(
-                "  fix: point {var} at the {tool} executable, or unset it to search PATH; to install it: sudo apt-get install {tool}\n"
+                "  fix: point {var} at the {tool} executable, or unset it to search PATH; to install it: sudo apt-get install {package}\n"
             )),
             "{text}"
         );

@@ -204,8 +204,8 @@ fn motion_host(host: &HostPaths) -> MotionHost {
         folio_render::Platform::MacOs => folio_motion::discovery::Platform::MacOs,
         folio_render::Platform::Windows => folio_motion::discovery::Platform::Windows,
     };
-    let browser = folio_motion::discovery::find_in(platform, None, &env, host.system);
-    MotionHost::new(browser, media::with_search(host, |s| folio_media::Ffmpeg::discover_with(s, None).ok()))
+    let browser = folio_motion::discovery::locate(platform, None, &env, host.system);
+    MotionHost::new(browser, media::with_search(host, |s| folio_media::Ffmpeg::discover_with(s, None).ok()), platform)
 }
 
 /// The doctor's rows with folio-render's `chromium` row replaced by env:motion's (the browser,

@@ -59,7 +59,7 @@ impl Output {
             "gif" => Ok(Output::Gif),
             "png" => Ok(Output::Png),
             other => Err(MotionError::Invalid(format!(
-                "env:motion.render: {out} — .{other} is not an output env:motion writes; use one of {} (a path without an extension is a directory of PNG frames)",
+                "{out}: .{other} is not an output env:motion writes; use one of {} (a path without an extension is a directory of PNG frames)",
                 FORMATS[..4].join(", ")
             ))),
         }
@@ -98,7 +98,7 @@ pub struct RenderArgs {
 
 const MAX_SIDE: u64 = 7680;
 
-fn int(v: &Value, key: &str, call: &str, min: u64, max: u64) -> Result<Option<u64>, MotionError> {
+fn int(v: &Value, key: &str, min: u64, max: u64) -> Result<Option<u64>, MotionError> {
     let Some(x) = v.get(key).filter(|x| !x.is_null()) else { return Ok(None) };
     let n = match x {
         Value::Number(n) => n.as_f64(),
@@ -107,10 +107,7 @@ fn int(v: &Value, key: &str, call: &str, min: u64, max: u64) -> Result<Option<u6
     };
     match n {
         Some(n) if n.fract() == 0.0 && n >= min as f64 && n <= max as f64 => Ok(Some(n as u64)),
-        _ => Err(MotionError::Invalid(format!(
-            "env:motion.{call}: {key} must be an integer from {min} to {max}, got {x} ({})",
-            kind(x)
-        ))),
+        _ => Err(MotionError::Invalid(format!("{key} must be an integer from {min} to {max}, got {x} ({})", kind(x)))),
     }
 }
 
@@ -128,10 +125,9 @@ fn kind(v: &Value) -> &'static str {
 impl RenderArgs {
     /// Reads `args` of `render` (still = false) or `still` (true).
     pub fn from_json(args: &Value, still: bool) -> Result<RenderArgs, MotionError> {
-        let call = if still { "still" } else { "render" };
         if !args.is_null() && !args.is_object() {
             return Err(MotionError::Invalid(format!(
-                "env:motion.{call}: the options must be an object like {{fps: 30, durationSeconds: 3}}, got {}",
+                "the options must be an object like {{fps: 30, durationSeconds: 3}}, got {}",
                 kind(args)
             )));
         }
@@ -151,12 +147,9 @@ impl RenderArgs {
         if let Some(obj) = args.as_object()
             && let Some(bad) = obj.keys().find(|k| !KNOWN.contains(&k.as_str()))
         {
-            return Err(MotionError::Invalid(format!(
-                "env:motion.{call}: unknown option '{bad}' — the options are {}",
-                KNOWN.join(", ")
-            )));
+            return Err(MotionError::Invalid(format!("unknown option '{bad}' — the options are {}", KNOWN.join(", "))));
         }
-        let fps = int(args, "fps", call, 1, 120)?.unwrap_or(30) as u32;
+        let fps = int(args, "fps", 1, 120)?.unwrap_or(30) as u32;
         let frame = match args.get("frame").filter(|f| !f.is_null()) {
             None => 0,
             Some(f) => {
@@ -169,14 +162,14 @@ impl RenderArgs {
                     Some(n) if n.fract() == 0.0 && n >= 0.0 => n as u64,
                     _ => {
                         return Err(MotionError::Invalid(format!(
-                            "env:motion.{call}: frame must be a whole number ≥ 0 (frames count from 0), got {f} ({})",
+                            "frame must be a whole number ≥ 0 (frames count from 0), got {f} ({})",
                             kind(f)
                         )));
                     }
                 }
             }
         };
-        let duration = match int(args, "durationInFrames", call, 1, 1_000_000)? {
+        let duration = match int(args, "durationInFrames", 1, 1_000_000)? {
             Some(n) => n,
             None => match args.get("durationSeconds").filter(|x| !x.is_null()) {
                 None => 3 * u64::from(fps),
@@ -184,7 +177,7 @@ impl RenderArgs {
                     Some(secs) if secs > 0.0 && secs.is_finite() => ((secs * f64::from(fps)).round() as u64).max(1),
                     _ => {
                         return Err(MotionError::Invalid(format!(
-                            "env:motion.{call}: durationSeconds must be a number above 0, got {s} ({})",
+                            "durationSeconds must be a number above 0, got {s} ({})",
                             kind(s)
                         )));
                     }
@@ -192,14 +185,14 @@ impl RenderArgs {
             },
         };
         let duration = if still { duration.max(frame + 1) } else { duration };
-        let width = int(args, "width", call, 16, MAX_SIDE)?.unwrap_or(1280) as u32;
-        let height = int(args, "height", call, 16, MAX_SIDE)?.unwrap_or(720) as u32;
+        let width = int(args, "width", 16, MAX_SIDE)?.unwrap_or(1280) as u32;
+        let height = int(args, "height", 16, MAX_SIDE)?.unwrap_or(720) as u32;
         let background = match args.get("background") {
             None | Some(Value::Null) => "#ffffff".to_string(),
             Some(Value::String(s)) if valid_colour(s) => s.clone(),
             Some(x) => {
                 return Err(MotionError::Invalid(format!(
-                    "env:motion.{call}: background must be a CSS colour such as '#0b1020', 'white' or 'rgb(10,16,32)', got {x}"
+                    "background must be a CSS colour such as '#0b1020', 'white' or 'rgb(10,16,32)', got {x}"
                 )));
             }
         };
@@ -209,21 +202,21 @@ impl RenderArgs {
             Some("frame") => Mode::Frame,
             Some(other) => {
                 return Err(MotionError::Invalid(format!(
-                    "env:motion.{call}: mode must be 'auto' (the default: frame and clock both move), 'clock' or 'frame', got '{other}'"
+                    "mode must be 'auto' (the default: frame and clock both move), 'clock' or 'frame', got '{other}'"
                 )));
             }
         };
-        let crf = int(args, "crf", call, 0, 51)?.unwrap_or(18) as u8;
+        let crf = int(args, "crf", 0, 51)?.unwrap_or(18) as u8;
         let keep_frames = match args.get("keepFrames") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) if s.starts_with('/') => Some(s.clone()),
             Some(x) => {
                 return Err(MotionError::Invalid(format!(
-                    "env:motion.{call}: keepFrames must be an absolute tree directory such as '/out/frames', got {x}"
+                    "keepFrames must be an absolute tree directory such as '/out/frames', got {x}"
                 )));
             }
         };
-        let tabs = int(args, "tabs", call, 1, 4)?.map(|t| t as u32);
+        let tabs = int(args, "tabs", 1, 4)?.map(|t| t as u32);
         Ok(RenderArgs {
             fps,
             duration_in_frames: duration,

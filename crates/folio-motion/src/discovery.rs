@@ -35,7 +35,7 @@ impl Platform {
     /// The command that installs a browser Folio can drive.
     pub fn install_hint(self) -> &'static str {
         match self {
-            Platform::Linux => "sudo apt-get install chromium-headless-shell (or run scripts/install.sh)",
+            Platform::Linux => "sudo apt-get install chromium-headless-shell",
             Platform::MacOs => "brew install --cask chromium (or install Google Chrome)",
             Platform::Windows => "winget install Google.Chrome",
         }
@@ -52,6 +52,8 @@ pub enum Source {
     Env,
     /// A directory under `PLAYWRIGHT_BROWSERS_PATH`.
     Playwright,
+    /// A directory on `PATH`.
+    Path,
     /// The platform's usual install places.
     System,
 }
@@ -77,6 +79,22 @@ pub const PLAYWRIGHT_SUBPATHS: &[&str] = &[
     "chrome-win/chrome.exe",
     "chrome-win/headless_shell.exe",
 ];
+
+/// The executable names looked up on `PATH`, headless shell first.
+pub fn path_names(platform: Platform) -> &'static [&'static str] {
+    match platform {
+        Platform::Linux => &[
+            "chromium-headless-shell",
+            "chromium",
+            "chromium-browser",
+            "google-chrome",
+            "google-chrome-stable",
+            "microsoft-edge",
+        ],
+        Platform::MacOs => &["chromium", "google-chrome"],
+        Platform::Windows => &["chrome.exe", "msedge.exe"],
+    }
+}
 
 /// The platform's usual places, in order (`env` reads an environment variable).
 pub fn system_candidates(platform: Platform, env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {
@@ -150,8 +168,72 @@ pub fn candidates(
             }
         }
     }
+    if let Some(path) = env("PATH") {
+        let sep = if platform == Platform::Windows { ';' } else { ':' };
+        for dir in path.split(sep).filter(|d| !d.is_empty()) {
+            for name in path_names(platform) {
+                out.push((Path::new(dir).join(name), Source::Path));
+            }
+        }
+    }
     out.extend(system_candidates(platform, env).into_iter().map(|p| (p, Source::System)));
     out
+}
+
+/// Why no browser was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotFound {
+    /// `FOLIO_CHROMIUM_PATH` (or `CHROME_PATH`) names something that is not an executable:
+    /// said, never silently replaced by another browser.
+    Explicit {
+        /// The variable.
+        var: &'static str,
+        /// What it names.
+        path: PathBuf,
+    },
+    /// No candidate exists.
+    Nowhere {
+        /// What was tried, in words.
+        tried: String,
+    },
+}
+
+impl std::fmt::Display for NotFound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotFound::Explicit { var, path } => write!(f, "{var} names {}, which does not exist", path.display()),
+            NotFound::Nowhere { tried } => write!(f, "not found; looked at {tried}"),
+        }
+    }
+}
+
+/// The browser for `platform` with environment `env`, or why there is none; the usual install
+/// places count only when `system` (a host's tests hide them).
+pub fn locate(
+    platform: Platform,
+    explicit: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<String>,
+    system: bool,
+) -> Result<Found, NotFound> {
+    for var in ["FOLIO_CHROMIUM_PATH", "CHROME_PATH"] {
+        if let Some(v) = env(var).filter(|v| !v.is_empty())
+            && explicit.is_none()
+            && !executable(Path::new(&v))
+        {
+            return Err(NotFound::Explicit { var, path: PathBuf::from(v) });
+        }
+    }
+    if let Some(found) = find_in(platform, explicit, env, system) {
+        return Ok(found);
+    }
+    let mut tried = Vec::new();
+    if env("PATH").is_some() {
+        tried.push(format!("{} on PATH", path_names(platform).join(", ")));
+    }
+    if system {
+        tried.extend(system_candidates(platform, env).iter().map(|p| p.display().to_string()));
+    }
+    Err(NotFound::Nowhere { tried: if tried.is_empty() { "no candidate locations".into() } else { tried.join("; ") } })
 }
 
 /// Whether `path` names the old headless shell.

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::discovery::{Found, Platform};
+use crate::discovery::{Found, NotFound, Platform};
 use crate::scripts::asset;
 
 /// One doctor row (the same shape every doctor row has).
@@ -33,33 +33,45 @@ pub fn vendored(name: &str) -> Option<String> {
     })
 }
 
-/// The rows for a host with `browser` (ffmpeg has its own rows, folio-media's).
-pub fn rows(browser: Option<&Found>) -> Vec<Row> {
-    let platform = Platform::current();
+/// The rows for a host whose browser search gave `browser` (ffmpeg has its own rows,
+/// folio-media's).
+pub fn rows(browser: &Result<Found, NotFound>, platform: Platform) -> Vec<Row> {
     let mut out = Vec::new();
     match browser {
-        Some(b) => out.push(Row {
+        Ok(b) => out.push(Row {
             name: "chromium",
             ok: true,
             required: false,
-            detail: format!("{} (from {:?})", b.path.display(), b.source).to_lowercase(),
+            detail: format!("{} — env:motion renders with it", b.path.display()),
             fix: String::new(),
         }),
-        None => out.push(Row {
+        Err(e @ NotFound::Explicit { var, .. }) => out.push(Row {
             name: "chromium",
             ok: false,
             required: false,
-            detail: "no Chromium-family browser found — env:motion cannot render".into(),
-            fix: format!("{}, or set FOLIO_CHROMIUM_PATH", platform.install_hint()),
+            detail: e.to_string(),
+            fix: format!(
+                "point {var} at the chromium executable, or unset it to search PATH; to install it: {}",
+                platform.install_hint()
+            ),
+        }),
+        Err(e @ NotFound::Nowhere { .. }) => out.push(Row {
+            name: "chromium",
+            ok: false,
+            required: false,
+            detail: format!("{e} — env:motion cannot render"),
+            fix: format!("{} (or set FOLIO_CHROMIUM_PATH to the executable)", platform.install_hint()),
         }),
     }
-    let shell = browser.is_some_and(|b| b.headless_shell);
+    let shell = browser.as_ref().is_ok_and(|b| b.headless_shell);
     out.push(Row {
         name: "headless-shell",
         ok: shell,
         required: false,
         detail: if shell {
             "frames are captured with HeadlessExperimental.beginFrame (fast, deterministic)".into()
+        } else if browser.is_err() {
+            "not found (and no other Chromium-family browser either)".into()
         } else {
             "not found — frames use Page.captureScreenshot (the same pixels, about half as fast)".into()
         },

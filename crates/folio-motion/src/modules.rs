@@ -30,13 +30,29 @@ pub struct MotionHost {
 impl MotionHost {
     /// Discovers the browser and ffmpeg on this host (explicit paths win).
     pub fn discover(browser: Option<&std::path::Path>, ffmpeg: Option<&std::path::Path>) -> MotionHost {
-        MotionHost::new(crate::discovery::find(browser), folio_media::Ffmpeg::discover(ffmpeg).ok())
+        let env = |k: &str| std::env::var(k).ok();
+        let platform = crate::discovery::Platform::current();
+        let found = crate::discovery::locate(platform, browser, &env, true);
+        MotionHost::new(found, folio_media::Ffmpeg::discover(ffmpeg).ok(), platform)
     }
 
-    /// Over a browser and an encoder found by the host's own discovery.
-    pub fn new(browser: Option<Found>, ffmpeg: Option<folio_media::Ffmpeg>) -> MotionHost {
-        let rows = doctor::rows(browser.as_ref());
-        MotionHost { browser, ffmpeg, rows, max_frames: DEFAULT_MAX_FRAMES, pools: Mutex::default() }
+    /// Over a browser search and an encoder done by the host's own discovery.
+    pub fn new(
+        browser: Result<Found, crate::discovery::NotFound>,
+        ffmpeg: Option<folio_media::Ffmpeg>,
+        platform: crate::discovery::Platform,
+    ) -> MotionHost {
+        let rows = doctor::rows(&browser, platform);
+        MotionHost { browser: browser.ok(), ffmpeg, rows, max_frames: DEFAULT_MAX_FRAMES, pools: Mutex::default() }
+    }
+
+    /// A host without a browser or an encoder (every render is refused with the install line).
+    pub fn absent() -> MotionHost {
+        MotionHost::new(
+            Err(crate::discovery::NotFound::Nowhere { tried: "nothing (motion is off in this host)".into() }),
+            None,
+            crate::discovery::Platform::current(),
+        )
     }
 
     /// Whether video outputs work (ffmpeg was found).

@@ -129,7 +129,7 @@ pub fn render(
     }
     if req.still && a.frame >= max_frames {
         return Err(MotionError::Invalid(format!(
-            "env:motion.still: frame {} is past the {max_frames}-frame limit — render a still at an earlier frame",
+            "frame {} is past the {max_frames}-frame limit — render a still at an earlier frame",
             a.frame
         )));
     }
@@ -141,7 +141,7 @@ pub fn render(
         )));
     }
     let graph = transform::walk(&req.scene, &|p| req.files.read(p).map(|b| String::from_utf8_lossy(&b).into_owned()))
-        .map_err(|e| MotionError::Source(format!("env:motion.{call}: {e}")))?;
+        .map_err(|e| MotionError::Source(format!("{e}")))?;
     let mp = f64::from(a.width) * f64::from(a.height) / 1.0e6;
     let walked = if req.still { a.frame } else { 0 };
     let job_name = format!("env:motion.{call} {}", req.scene);

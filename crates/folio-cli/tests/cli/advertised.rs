@@ -426,12 +426,26 @@ fn used_rows(exports: &Exports) -> BTreeSet<String> {
 fn everything_the_agent_reads_names_only_what_is_registered() {
     let (_tmp, _runtime, env) = open();
     let (exports, capabilities) = truth_of(&env);
-    for module in ["fs", "std", "assert", "render", "images", "zip", "vision"] {
+    for module in ["fs", "std", "assert", "render", "images", "zip", "media", "motion", "vision"] {
         assert!(exports.contains_key(module), "env:{module} is registered: {:?}", exports.keys());
     }
     assert!(exports["std"]["csv"].iter().any(|m| m == "parse"), "objects list their keys: {:?}", exports["std"]);
     let truth = Truth { used_rows: used_rows(&exports), exports };
-    assert_eq!(truth.used_rows, BTreeSet::from(["libreoffice".to_string(), "pdfium".to_string()]));
+    let used: BTreeSet<String> = [
+        "pdfium",
+        "libreoffice",
+        "ffmpeg",
+        "ffprobe",
+        "espeak-ng",
+        "chromium",
+        "headless-shell",
+        "react",
+        "reanimated",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(truth.used_rows, used, "the rows of env:render, env:media and env:motion");
     let texts = agent_texts(&env, &capabilities);
     let names: Vec<&str> = texts.iter().map(|t| t.name.as_str()).collect();
     for expected in ["/std/render/README.md", "/skills/imports.md", "/skills/delivering.md", "the run_script verb"] {
@@ -463,8 +477,11 @@ fn the_checker_catches_each_kind_of_false_advertisement() {
     let (exports, _) = truth_of(&env);
     let truth = Truth { used_rows: used_rows(&exports), exports };
     let cases: &[(&str, Option<&str>, Option<&str>)] = &[
-        ("Animate the slides with env:motion.", None, Some("mentions env:motion, which is not a registered module")),
-        ("import { clip } from 'env:media';", None, Some("mentions env:media, which is not a registered module")),
+        ("Build the deck with env:slides.", None, Some("mentions env:slides, which is not a registered module")),
+        ("import { read } from 'env:ocr';", None, Some("mentions env:ocr, which is not a registered module")),
+        ("import { render } from 'env:motion';\nawait render('/s.jsx', '/out/a.mp4');", None, None),
+        ("Render a still with env:motion.still first.", None, None),
+        ("import { transcode } from 'env:motion';", None, Some("imports transcode from env:motion")),
         (
             "Call env:render.rasterise on the PDF.",
             None,
@@ -478,7 +495,7 @@ fn the_checker_catches_each_kind_of_false_advertisement() {
             Some("mentions r.screenshot, which env:render does not have"),
         ),
         ("`csv.parseRows` gives arrays", None, Some("mentions csv.parseRows, which env:std's csv does not have")),
-        ("await render.screenshot('/a.html')", None, Some("calls render.screenshot(")),
+        ("await render.screenshot('/a.html')", None, Some("render.screenshot")),
         ("const zip = new Zip(cb);\nzip.add(entry);", None, None),
         (
             "export function frobnicate(): void;",
@@ -486,8 +503,8 @@ fn the_checker_catches_each_kind_of_false_advertisement() {
             Some("declares frobnicate, which env:images does not export"),
         ),
         ("export const csv: {\n  explode(text: string): void;\n};", Some("std"), Some("declares csv.explode")),
-        ("Web pages are rendered with Chromium.", None, Some("mentions \"chromium\"")),
-        ("Trim a video with ffmpeg.", None, Some("mentions \"ffmpeg\"")),
+        ("Scenes are rendered with Chromium.", None, None),
+        ("Trim a video with ffmpeg.", None, None),
         ("Save the result as /out/q2-revenue.xlsx.", None, Some("offers the Office file q2-revenue.xlsx")),
         ("Write xlsx files for the person.", None, Some("mentions \"write xlsx\"")),
         // What is there passes.

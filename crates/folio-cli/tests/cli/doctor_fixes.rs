@@ -84,7 +84,7 @@ fn each_tool_row_turns_green_when_its_fix_is_followed() {
     let ffmpeg = on_path("ffmpeg").unwrap_or_else(|| fake_tool(&bin, "ffmpeg", "ffmpeg version 9.9 Copyright"));
     let chromium = on_path("chromium").unwrap_or_else(|| fake_tool(&bin, "chromium", "Chromium 140.0 (fake)"));
     let cases: [(&str, Option<PathBuf>, bool); 3] =
-        [("libreoffice", soffice, true), ("ffmpeg", Some(ffmpeg), true), ("chromium", Some(chromium), false)];
+        [("libreoffice", soffice, true), ("ffmpeg", Some(ffmpeg), true), ("chromium", Some(chromium), true)];
     for (row, exe, in_install_sh) in cases {
         let Some(exe) = exe else {
             println!("{row}: skipped — no executable on this machine to point the fix at");

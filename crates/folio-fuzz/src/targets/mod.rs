@@ -173,5 +173,5 @@ pub(crate) fn bucket(n: usize) -> u32 {
 /// env:motion without a browser: a fuzzed script that calls render() is refused at once instead
 /// of launching Chromium thousands of times.
 fn no_motion() -> Arc<folio_motion::modules::MotionHost> {
-    Arc::new(folio_motion::modules::MotionHost::new(None, None))
+    Arc::new(folio_motion::modules::MotionHost::absent())
 }

@@ -3,6 +3,7 @@
 
 pub mod capture;
 pub mod determinism;
+pub mod discovery;
 pub mod loud;
 pub mod render;
 pub mod video;
