@@ -68,7 +68,7 @@ fn bad_calls_fail_with_the_fix() {
         assert_eq!(wrote.status, Status::Success, "{}", wrote.message);
         let report = env.run_script(&path, json!({}), None, None).unwrap();
         assert!(!report.ok, "{call} succeeded");
-        let err = format!("{:?}", report.error);
+        let err = format!("{:?}", report.error).replace("\\\"", "\"");
         assert!(err.contains(needle) && err.contains("env:motion."), "{call}: {needle:?} not in {err}");
     }
 }
