@@ -83,7 +83,7 @@ job_kinds! {
     /// A LibreOffice conversion of one document; cost in files (start-up dominates).
     OfficeConvert = "office-convert", File, "file", 1200.0;
     /// A rendered video frame; cost in megapixels.
-    Frame = "frame", Frame, "megapixel", 15.0;
+    Frame = "frame", Frame, "megapixel", 30.0;
     /// ffmpeg work on media; cost in seconds of media.
     Media = "media", Second, "media second", 20.0;
     /// An archive entry extracted; cost in MiB written.

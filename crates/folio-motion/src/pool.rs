@@ -48,6 +48,9 @@ pub struct Pool {
     found: Found,
     idle: Duration,
     browser: Mutex<Option<Arc<Browser>>>,
+    /// Browsers for a long render's further tabs: each tab gets its own process, because one
+    /// browser issues BeginFrames one at a time (two tabs of one browser cannot draw at once).
+    helpers: Mutex<Vec<Arc<Browser>>>,
     in_use: Arc<AtomicUsize>,
     generation: Arc<AtomicU64>,
     launches: AtomicU64,
@@ -78,6 +81,7 @@ impl Pool {
             found,
             idle,
             browser: Mutex::new(None),
+            helpers: Mutex::new(Vec::new()),
             in_use: Arc::new(AtomicUsize::new(0)),
             generation: Arc::new(AtomicU64::new(0)),
             launches: AtomicU64::new(0),
@@ -115,9 +119,23 @@ impl Pool {
         Ok(Lease { browser: b, launched: true, pool: Arc::clone(self) })
     }
 
+    /// `n` browsers besides the main one, for a render split across tabs (launched on first
+    /// use, reused after, closed with the main one).
+    pub async fn helpers(&self, n: usize) -> Result<Vec<Arc<Browser>>, MotionError> {
+        let mut list = self.helpers.lock().await;
+        list.retain(|b| b.is_alive());
+        while list.len() < n {
+            let b = Browser::launch(&self.found.path, self.found.headless_shell).await?;
+            self.launches.fetch_add(1, Ordering::SeqCst);
+            list.push(Arc::new(b));
+        }
+        Ok(list.iter().take(n).cloned().collect())
+    }
+
     /// Drops a browser that failed mid-render, so the next render starts fresh.
     pub async fn discard(&self) {
         *self.browser.lock().await = None;
+        self.helpers.lock().await.clear();
     }
 
     /// Closes the browser now (the environment is closing).
@@ -125,6 +143,9 @@ impl Pool {
         self.generation.fetch_add(1, Ordering::SeqCst);
         if let Ok(mut slot) = self.browser.try_lock() {
             *slot = None;
+        }
+        if let Ok(mut list) = self.helpers.try_lock() {
+            list.clear();
         }
     }
 
@@ -147,6 +168,7 @@ impl Pool {
             let Some(pool) = pool.upgrade() else { return };
             if pool.generation.load(Ordering::SeqCst) == generation && pool.in_use.load(Ordering::SeqCst) == 0 {
                 *pool.browser.lock().await = None;
+                pool.helpers.lock().await.clear();
             }
         });
     }

@@ -385,10 +385,13 @@ impl Capture {
             if self.still { vec![(a.frame, a.frame + 1)] } else { split(a.duration_in_frames, self.tabs.max(1)) };
         report.tabs = ranges.len() as u32;
         let mount_start = Instant::now();
+        let helpers = if ranges.len() > 1 { self.pool.helpers(ranges.len() - 1).await? } else { Vec::new() };
+        let browsers: Vec<Arc<crate::browser::Browser>> =
+            std::iter::once(Arc::clone(&lease.browser)).chain(helpers).collect();
         let mut opened = Vec::new();
-        for _ in &ranges {
+        for (i, _) in ranges.iter().enumerate() {
             let tab = Tab::open(
-                &lease.browser,
+                &browsers[i % browsers.len()],
                 TabParams {
                     width: a.width,
                     height: a.height,
@@ -409,13 +412,13 @@ impl Capture {
         let capture_start = Instant::now();
         let peak = Arc::new(std::sync::atomic::AtomicU64::new(lease.browser.resident_bytes()));
         let mut runs = Vec::new();
-        for (tab, (from, to)) in opened.into_iter().zip(ranges) {
+        for (i, (tab, (from, to))) in opened.into_iter().zip(ranges).enumerate() {
             let tx = tx.clone();
             let stop = Arc::clone(&self.stop);
             let mode = a.mode;
             let still = self.still;
             let lease_peak = Arc::clone(&peak);
-            let browser = Arc::clone(&lease.browser);
+            let browser = Arc::clone(&browsers[i % browsers.len()]);
             runs.push(tokio::spawn(async move {
                 let mut tab = tab;
                 let r = drive_range(&mut tab, from, to, mode, step, still, &tx, &stop).await;
