@@ -162,3 +162,21 @@ fn cancel_stops_within_a_frame_and_writes_nothing() {
     );
     assert!(frames.0.is_empty());
 }
+
+#[test]
+fn progress_counts_frames_with_an_eta() {
+    let pool = pool();
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let budget = RunBudget::unbounded()
+        .with_progress(Arc::new(move |p: &folio_budget::JobProgress| sink.lock().unwrap().push(p.clone())));
+    let (r, _) = run(&pool, scenes(), "/scenes/frame-driven.jsx", "/out/frames", small(30), false, &budget);
+    r.unwrap();
+    let seen = seen.lock().unwrap();
+    let last = seen.last().unwrap();
+    assert_eq!((last.done, last.total), (30, 30), "{seen:?}");
+    assert_eq!(last.unit, folio_budget::Unit::Frame);
+    assert!(last.job.starts_with("env:motion.render /scenes/frame-driven.jsx"), "{}", last.job);
+    assert!(seen.iter().any(|p| p.eta_ms.is_some()), "no ETA: {seen:?}");
+    assert!(seen.windows(2).all(|w| w[0].done <= w[1].done), "progress went backwards: {seen:?}");
+}
