@@ -6,6 +6,7 @@ pub mod determinism;
 pub mod discovery;
 pub mod loud;
 pub mod render;
+pub mod transform;
 pub mod video;
 
 use std::path::{Path, PathBuf};
