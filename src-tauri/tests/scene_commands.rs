@@ -163,19 +163,29 @@ fn an_older_request_is_superseded_by_a_newer_one() {
         fps: None,
         duration_in_frames: None,
     };
-    // Warm the browser, then start a still and ask for a newer one while it renders.
+    // Warm the browser, then start a long still (frame 89 walks every frame before it) and ask
+    // for a newer one while it renders: the older one stops at its next frame and says so.
     previews.scene(&session, &params(0)).unwrap();
     let (p, s) = (previews.clone(), session.clone());
-    let older = std::thread::spawn(move || p.scene(&s, &params(10)));
-    std::thread::sleep(std::time::Duration::from_millis(5));
+    let older = std::thread::spawn(move || {
+        let r = p.scene(&s, &params(89));
+        (r, Instant::now())
+    });
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    let newer_began = Instant::now();
     let newer = previews.scene(&session, &params(20)).unwrap();
     assert_eq!(newer.frame, 20);
-    match older.join().unwrap() {
-        // It may have finished before the newer one arrived on a fast host.
-        Ok(r) => assert_eq!(r.frame, 10),
+    let (result, ended) = older.join().unwrap();
+    match result {
+        // Only a still that was already done when the newer request came may answer.
+        Ok(r) => assert!(
+            r.frame == 89 && ended <= newer_began + std::time::Duration::from_millis(100),
+            "a still still rendering when a newer request came was not cancelled: ended {:?} after it",
+            ended.saturating_duration_since(newer_began)
+        ),
         Err(e) => assert_eq!(
             e.to_string(),
-            "/scenes/intro.jsx: frame 10 was superseded by a newer request before it was rendered"
+            "/scenes/intro.jsx: frame 89 was superseded by a newer request before it was rendered"
         ),
     }
 }
