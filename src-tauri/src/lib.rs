@@ -46,6 +46,7 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         preview::commands::preview_transcode,
         preview::commands::preview_pages,
         preview::commands::preview_table,
+        preview::commands::preview_scene,
         review::commands::review_diff,
         review::commands::inbox_drop,
         review::commands::tree_find,

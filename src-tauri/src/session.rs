@@ -31,6 +31,8 @@ pub struct Session {
     host_warnings: Vec<String>,
     /// The folder is open read-only: every change to it is refused, nothing becomes pending.
     read_only: bool,
+    /// env:motion's browser and encoder (the scene previews render stills through it).
+    motion: Arc<folio_motion::modules::MotionHost>,
 }
 
 fn vpath(raw: &str) -> Result<VPath, String> {
@@ -170,12 +172,18 @@ impl Session {
             host.open_folder(folder, seams).map_err(|e| format!("{} could not be opened: {e}", folder.display()))?;
         let folder = env.overlay().map(|o| o.root().to_path_buf()).unwrap_or_else(|| folder.to_path_buf());
         let host_warnings = host.warnings().to_vec();
-        Ok(Session { env: Arc::new(env), folder, progress, agent_events, host_warnings, read_only })
+        let motion = Arc::clone(host.motion());
+        Ok(Session { env: Arc::new(env), folder, progress, agent_events, host_warnings, read_only, motion })
     }
 
     /// The working environment (the agent loop shares it).
     pub fn environment(&self) -> &Arc<Environment> {
         &self.env
+    }
+
+    /// env:motion as this folder's host found it (browser, encoder).
+    pub fn motion(&self) -> &Arc<folio_motion::modules::MotionHost> {
+        &self.motion
     }
 
     /// The queue between the environment and an agent turn (script lines, hand-offs, questions).

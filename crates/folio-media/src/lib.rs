@@ -7,6 +7,7 @@ pub mod doctor;
 pub mod encode;
 mod error;
 pub mod ops;
+pub mod preview;
 pub mod probe;
 pub mod progress;
 pub mod run;

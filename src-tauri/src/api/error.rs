@@ -104,6 +104,8 @@ impl From<crate::preview::error::PreviewError> for CommandError {
                 );
             }
             P::BadPath { .. } | P::TooLarge { .. } => (ErrorKind::BadRequest, true),
+            P::NoBrowser { .. } => (ErrorKind::Unavailable, false),
+            P::Scene { .. } | P::Superseded { .. } => (ErrorKind::Failed, false),
             P::Unsupported { .. } => (ErrorKind::BadRequest, false),
             P::NotFound { .. } | P::NoTranscode { .. } => (ErrorKind::NotFound, true),
             P::NoBase { .. } => (ErrorKind::NotFound, false),

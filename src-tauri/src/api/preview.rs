@@ -29,6 +29,10 @@ pub enum PreviewKind {
     Json,
     /// Source code: text with line numbers.
     Code,
+    /// A motion scene (a `.jsx`/`.tsx`/`.js` module that default-exports a component and imports
+    /// `folio/motion`, `remotion` or `react-native-reanimated`, or lives under a `scenes/`
+    /// folder): one frame at a time, with a scrubber and a play button (`preview_scene`).
+    Scene,
     /// Other text.
     Text,
     /// Anything else: a card with its size and kind.
@@ -182,6 +186,54 @@ pub struct PreviewTableResponse {
     pub truncated: bool,
 }
 
+/// Asks for one frame of a motion scene, rendered by env:motion's renderer (the same page,
+/// browser and warnings as a script's `still()`), nothing written to the folder.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewSceneParams {
+    /// The scene file's path (`/scenes/intro.jsx`).
+    pub path: String,
+    /// The frame to render, from 0.
+    pub frame: u32,
+    /// Viewport width (`None`: 640).
+    #[serde(default)]
+    pub width: Option<u32>,
+    /// Viewport height (`None`: 360).
+    #[serde(default)]
+    pub height: Option<u32>,
+    /// Frames per second (`None`: 30).
+    #[serde(default)]
+    pub fps: Option<u32>,
+    /// Frames in the whole scene, the scrubber's length (`None`: 90, three seconds at 30 fps).
+    #[serde(default)]
+    pub duration_in_frames: Option<u32>,
+}
+
+/// One rendered frame of a scene.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewSceneResponse {
+    /// The scene file's path.
+    pub path: String,
+    /// The frame rendered.
+    pub frame: u32,
+    /// Frames in the whole scene, as rendered.
+    pub duration_in_frames: u32,
+    /// Frames per second, as rendered.
+    pub fps: u32,
+    /// Pixel width of the frame.
+    pub width: u32,
+    /// Pixel height of the frame.
+    pub height: u32,
+    /// The frame as a `data:image/png;base64,…` URL.
+    pub png: String,
+    /// What the renderer warned about (the page logged an error, an unknown easing, …).
+    pub warnings: Vec<String>,
+    /// Milliseconds the still took.
+    #[ts(type = "number")]
+    pub duration_ms: u64,
+}
+
 /// The preview payloads, for `ui/src/bindings/preview.ts`.
 pub fn decls() -> Vec<String> {
     vec![
@@ -196,5 +248,7 @@ pub fn decls() -> Vec<String> {
         PreviewPagesResponse::decl(),
         PreviewTableParams::decl(),
         PreviewTableResponse::decl(),
+        PreviewSceneParams::decl(),
+        PreviewSceneResponse::decl(),
     ]
 }

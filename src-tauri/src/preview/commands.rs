@@ -57,6 +57,18 @@ pub async fn preview_transcode(
     .await
 }
 
+/// `preview.scene`: one frame of a motion scene, rendered by env:motion (a newer request for the
+/// same scene cancels this one, which then answers "superseded").
+#[tauri::command]
+pub async fn preview_scene(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    params: PreviewSceneParams,
+) -> Result<PreviewSceneResponse, CommandError> {
+    let (session, previews) = (session(&state)?, previews.inner().clone());
+    blocking(move || previews.scene(&session, &params)).await
+}
+
 /// `preview.pages`: a PDF's or Office document's page count (pages load over `folio://`).
 #[tauri::command]
 pub async fn preview_pages(

@@ -107,6 +107,33 @@ pub enum PreviewError {
         /// The parser's message.
         why: String,
     },
+    /// env:motion could not render the scene's frame (the scene threw, never mounted, imports
+    /// a file that is not there, …); the renderer's message names the error and its fix. The
+    /// person (or the agent) fixes the scene and scrubs again.
+    #[error("{path} could not be previewed: {why}")]
+    Scene {
+        /// The scene file.
+        path: String,
+        /// The renderer's message, with its hint.
+        why: String,
+    },
+    /// No browser env:motion can drive is installed, so no scene is previewed here.
+    #[error("{path} cannot be previewed: {why}")]
+    NoBrowser {
+        /// The scene file.
+        path: String,
+        /// The renderer's message, with the install hint.
+        why: String,
+    },
+    /// A newer frame of the same scene was asked for before this one was rendered (the
+    /// scrubber moved on); the UI drops it, nobody retries.
+    #[error("{path}: frame {frame} was superseded by a newer request before it was rendered")]
+    Superseded {
+        /// The scene file.
+        path: String,
+        /// The frame that was dropped.
+        frame: u32,
+    },
     /// The state directory's preview cache could not be written.
     #[error(
         "the preview cache at {dir} could not be written: {why} — check the disk has space and the folder is writable"

@@ -1,13 +1,20 @@
 //! What a video or audio file is made of, decided on the Rust side before any player is shown:
-//! `ffprobe` when it is installed, otherwise the container's own bytes (MP4 sample entries,
+//! folio-media's probe (ffprobe, run by the one crate that knows it) when ffprobe is installed,
+//! otherwise the container's own bytes (MP4 sample entries,
 //! Matroska codec IDs, Ogg headers). The answer becomes a media type with codecs that the UI asks
 //! the webview about with `canPlayType`; an unknown codec has no media type, so only a transcode
 //! can play it.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::time::Duration;
 
+use folio_budget::child::ChildLimits;
+use folio_media::Ffmpeg;
+use folio_media::preview::PreviewProbe;
 use serde::{Deserialize, Serialize};
+
+/// How long a preview's probe may take.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Container and codecs of one media file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -121,65 +128,29 @@ pub fn magic(bytes: &[u8]) -> Probe {
     Probe { container: container.into(), video, audio, probed_by: "magic".into(), ..Probe::default() }
 }
 
-#[derive(Deserialize)]
-struct FfStream {
-    codec_type: Option<String>,
-    codec_name: Option<String>,
-    width: Option<u32>,
-    height: Option<u32>,
-    disposition: Option<serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-struct FfFormat {
-    format_name: Option<String>,
-    duration: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct FfOutput {
-    #[serde(default)]
-    streams: Vec<FfStream>,
-    format: Option<FfFormat>,
-}
-
-/// Parses `ffprobe -print_format json -show_streams -show_format` output. `bytes_container` is
-/// the container the magic number says (ffprobe names mp4 and mov alike, and webm and Matroska).
-pub fn parse_ffprobe(json: &str, bytes_container: Option<&str>) -> Result<Probe, String> {
-    let out: FfOutput = serde_json::from_str(json).map_err(|e| format!("ffprobe printed something unexpected: {e}"))?;
-    // Cover art in audio files is a one-frame "video" stream marked attached_pic; it is not video.
-    let is_picture =
-        |s: &FfStream| s.disposition.as_ref().and_then(|d| d.get("attached_pic")).and_then(|v| v.as_i64()) == Some(1);
-    let video = out.streams.iter().find(|s| s.codec_type.as_deref() == Some("video") && !is_picture(s));
-    let audio = out.streams.iter().find(|s| s.codec_type.as_deref() == Some("audio"));
-    let format = out.format.as_ref();
-    let named = format.and_then(|f| f.format_name.as_deref()).and_then(|n| n.split(',').next()).unwrap_or("unknown");
-    let audio_codec =
-        audio.and_then(|s| s.codec_name.clone()).map(|c| if c.starts_with("pcm_") { "pcm".into() } else { c });
-    Ok(Probe {
+/// The preview's view of folio-media's probe. `bytes_container` is the container the magic
+/// number says (ffprobe names mp4 and mov alike, and webm and Matroska).
+pub fn from_probe(p: &PreviewProbe, bytes_container: Option<&str>) -> Probe {
+    let video = p.video();
+    let named = p.info.format.split(',').next().unwrap_or("unknown");
+    let audio = p.audio().map(|s| if s.codec.starts_with("pcm_") { "pcm".to_string() } else { s.codec.clone() });
+    Probe {
         container: bytes_container.unwrap_or(named).to_string(),
-        video: video.and_then(|s| s.codec_name.clone()),
-        audio: audio_codec,
-        duration_s: format.and_then(|f| f.duration.as_deref()).and_then(|d| d.parse().ok()),
+        video: video.map(|s| s.codec.clone()),
+        audio,
+        duration_s: p.info.duration,
         width: video.and_then(|s| s.width),
         height: video.and_then(|s| s.height),
         probed_by: "ffprobe".into(),
-    })
+    }
 }
 
-/// Runs ffprobe on a host file.
-pub fn ffprobe(ffprobe: &Path, file: &Path, bytes_container: Option<&str>) -> Result<Probe, String> {
-    let out = Command::new(ffprobe)
-        .args(["-v", "error", "-print_format", "json", "-show_streams", "-show_format"])
-        .arg(file)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("{} could not start: {e}", ffprobe.display()))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("ffprobe could not read it: {}", err.trim()));
-    }
-    parse_ffprobe(&String::from_utf8_lossy(&out.stdout), bytes_container)
+/// Probes a host file through folio-media.
+pub fn ffprobe(ffmpeg: &Ffmpeg, file: &Path, bytes_container: Option<&str>) -> Result<Probe, String> {
+    let limits = ChildLimits::timeout(PROBE_TIMEOUT);
+    folio_media::preview::probe_preview(ffmpeg, file, "the media file", &limits)
+        .map(|p| from_probe(&p, bytes_container))
+        .map_err(|e| e.to_string())
 }
 
 /// The RFC 6381 codec string of a codec, as `canPlayType` understands it.
@@ -284,18 +255,25 @@ mod tests {
     }
 
     #[test]
-    fn ffprobe_output_is_read_and_cover_art_is_not_video() {
-        let json = r#"{"streams":[
-            {"codec_type":"audio","codec_name":"mp3"},
-            {"codec_type":"video","codec_name":"mjpeg","width":500,"height":500,"disposition":{"attached_pic":1}}],
-          "format":{"format_name":"mp3","duration":"12.5"}}"#;
-        let p = parse_ffprobe(json, Some("mp3")).unwrap();
+    fn folio_medias_probe_is_read_and_cover_art_is_not_video() {
+        let read = |json: &str, container| {
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            from_probe(&folio_media::preview::parse_preview(&v), container)
+        };
+        let p = read(
+            r#"{"streams":[
+            {"index":0,"codec_type":"audio","codec_name":"mp3"},
+            {"index":1,"codec_type":"video","codec_name":"mjpeg","width":500,"height":500,"disposition":{"attached_pic":1}}],
+          "format":{"format_name":"mp3","duration":"12.5"}}"#,
+            Some("mp3"),
+        );
         assert_eq!((p.video, p.audio.as_deref(), p.duration_s), (None, Some("mp3"), Some(12.5)));
-        let json = r#"{"streams":[{"codec_type":"video","codec_name":"h264","width":320,"height":240},
-            {"codec_type":"audio","codec_name":"pcm_s16le"}],"format":{"format_name":"mov,mp4,m4a,3gp,3g2,mj2","duration":"4.0"}}"#;
-        let p = parse_ffprobe(json, None).unwrap();
+        let p = read(
+            r#"{"streams":[{"index":0,"codec_type":"video","codec_name":"h264","width":320,"height":240},
+            {"index":1,"codec_type":"audio","codec_name":"pcm_s16le"}],"format":{"format_name":"mov,mp4,m4a,3gp,3g2,mj2","duration":"4.0"}}"#,
+            None,
+        );
         assert_eq!((p.container.as_str(), p.video.as_deref(), p.audio.as_deref()), ("mov", Some("h264"), Some("pcm")));
-        assert_eq!((p.width, p.height), (Some(320), Some(240)));
-        assert!(parse_ffprobe("not json", None).unwrap_err().contains("unexpected"));
+        assert_eq!((p.width, p.height, p.probed_by.as_str()), (Some(320), Some(240), "ffprobe"));
     }
 }

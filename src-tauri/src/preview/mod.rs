@@ -1,6 +1,7 @@
 //! Previews of every kind of file: what kind a file is ([`kind`]), what its media is made of
-//! ([`media`]), webm previews made with ffmpeg ([`transcode`]), document pages rendered by
-//! folio-render ([`pages`]) and tables ([`table`]); opening a file with the default application
+//! ([`media`]), webm previews made by folio-media ([`transcode`]), document pages rendered by
+//! folio-render ([`pages`]), tables ([`table`]) and frames of motion scenes rendered by
+//! env:motion ([`scene`]); opening a file with the default application
 //! is the review area's `tree_open`. [`Previews`] is the app-wide state they share; `commands` exposes it to the UI and
 //! `crate::scheme` serves the bytes.
 //!
@@ -13,6 +14,7 @@ pub mod error;
 pub mod kind;
 pub mod media;
 pub mod pages;
+pub mod scene;
 pub mod table;
 pub mod transcode;
 
@@ -37,11 +39,13 @@ pub const READ_CAP: u64 = 512 * 1024 * 1024;
 pub struct Previews {
     /// PDFium and LibreOffice, found by the same discovery as `folio doctor`.
     pub renderer: Renderer,
-    /// ffmpeg and ffprobe.
+    /// ffmpeg and ffprobe, as folio-media found them (it alone runs them).
     pub tools: transcode::Tools,
     /// One transcode at a time (they use every core); a second request for the same content
     /// waits and then finds the cached result.
     transcoding: Mutex<()>,
+    /// The newest scene-preview request per path (older ones are cancelled).
+    scenes: std::sync::Arc<scene::SceneRequests>,
     /// One LibreOffice conversion at a time (its profile directory is not shareable).
     converting: Mutex<()>,
     /// The content hash of each document whose pages were served, by size and modification time.
@@ -75,6 +79,7 @@ impl Previews {
             renderer,
             tools,
             transcoding: Mutex::new(()),
+            scenes: Default::default(),
             converting: Mutex::new(()),
             page_hashes: Mutex::new(Default::default()),
         }
@@ -104,7 +109,7 @@ impl Previews {
     /// else the container's magic.
     pub fn probe(&self, session: &Session, bytes: &[u8]) -> Result<media::Probe, PreviewError> {
         let by_magic = media::magic(bytes);
-        let Ok(ffprobe) = &self.tools.ffprobe else { return Ok(by_magic) };
+        let Some(ffprobe) = self.tools.ffprobe() else { return Ok(by_magic) };
         let dir = self.cache_dir(session, "media")?;
         let hash = content_hash(bytes);
         let cached = dir.join(format!("{hash}.probe.json"));
@@ -159,7 +164,10 @@ impl Previews {
             });
         }
         let bytes = read(session, &at, Version::Current)?;
-        let (kind, media_type) = kind::classify(&path, &bytes[..bytes.len().min(HEAD)]);
+        let (mut kind, media_type) = kind::classify(&path, &bytes[..bytes.len().min(HEAD)]);
+        if kind == PreviewKind::Code && scene::is_scene(&path, &bytes) {
+            kind = PreviewKind::Scene;
+        }
         let mut note = None;
         let media = match kind {
             PreviewKind::Video | PreviewKind::Audio => {

@@ -180,7 +180,7 @@ fn preview(session: &Session, previews: &Previews, vpath: &str) -> Result<String
             let t = table_response(session, params).map_err(String::from)?;
             format!("{} of {} rows", t.rows.len(), t.total_rows)
         }
-        PreviewKind::Text | PreviewKind::Markdown | PreviewKind::Json | PreviewKind::Code => {
+        PreviewKind::Text | PreviewKind::Markdown | PreviewKind::Json | PreviewKind::Code | PreviewKind::Scene => {
             let read = session.read(vpath)?;
             format!("{} bytes, text shown: {}", read.size, read.text.is_some())
         }

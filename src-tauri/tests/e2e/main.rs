@@ -14,5 +14,6 @@ mod common;
 mod csp;
 mod harness;
 mod media;
+mod motion;
 mod progress;
 mod review;

@@ -64,7 +64,7 @@ async fn video_state(app: &App, path: &str) -> Value {
 
 /// Opens `path` in the preview, plays it muted and waits until it has frames and time
 /// advances. Returns how it was delivered (`direct` or `transcoded`).
-async fn assert_plays(app: &App, path: &str, shot: &str) -> String {
+pub(crate) async fn assert_plays(app: &App, path: &str, shot: &str) -> String {
     app.click(&format!("#tree .row[data-path='{path}']")).await;
     let clicked = Instant::now();
     // Transcoding may take a while on a loaded machine.
@@ -106,7 +106,7 @@ async fn assert_plays(app: &App, path: &str, shot: &str) -> String {
 }
 
 /// Waits until an `<img>` matching `css` has decoded pixels; returns its natural width.
-async fn image_loaded(app: &App, css: &str) -> u64 {
+pub(crate) async fn image_loaded(app: &App, css: &str) -> u64 {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let w = app

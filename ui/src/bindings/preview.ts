@@ -1,7 +1,7 @@
 // Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`.
 // Do not edit by hand.
 
-export type PreviewKind = "image" | "video" | "audio" | "pdf" | "office" | "spreadsheet" | "csv" | "markdown" | "json" | "code" | "text" | "binary";
+export type PreviewKind = "image" | "video" | "audio" | "pdf" | "office" | "spreadsheet" | "csv" | "markdown" | "json" | "code" | "scene" | "text" | "binary";
 
 export type PreviewInfoParams = { 
 /**
@@ -183,3 +183,67 @@ totalRows: number,
  * True when `rows` stops before `total_rows`.
  */
 truncated: boolean, };
+
+export type PreviewSceneParams = { 
+/**
+ * The scene file's path (`/scenes/intro.jsx`).
+ */
+path: string, 
+/**
+ * The frame to render, from 0.
+ */
+frame: number, 
+/**
+ * Viewport width (`None`: 640).
+ */
+width: number | null, 
+/**
+ * Viewport height (`None`: 360).
+ */
+height: number | null, 
+/**
+ * Frames per second (`None`: 30).
+ */
+fps: number | null, 
+/**
+ * Frames in the whole scene, the scrubber's length (`None`: 90, three seconds at 30 fps).
+ */
+durationInFrames: number | null, };
+
+export type PreviewSceneResponse = { 
+/**
+ * The scene file's path.
+ */
+path: string, 
+/**
+ * The frame rendered.
+ */
+frame: number, 
+/**
+ * Frames in the whole scene, as rendered.
+ */
+durationInFrames: number, 
+/**
+ * Frames per second, as rendered.
+ */
+fps: number, 
+/**
+ * Pixel width of the frame.
+ */
+width: number, 
+/**
+ * Pixel height of the frame.
+ */
+height: number, 
+/**
+ * The frame as a `data:image/png;base64,…` URL.
+ */
+png: string, 
+/**
+ * What the renderer warned about (the page logged an error, an unknown easing, …).
+ */
+warnings: Array<string>, 
+/**
+ * Milliseconds the still took.
+ */
+durationMs: number, };

@@ -1,5 +1,5 @@
 // Shows any file of the working environment by its path (`/out/chart.png`): images, video and
-// audio that really play, PDF and Office pages, text / markdown / JSON / code, CSV and workbooks
+// audio that really play, motion scenes frame by frame, PDF and Office pages, text / markdown / JSON / code, CSV and workbooks
 // as tables, and a card with Open with for everything else. `compact` is for inline hand-offs
 // (the transcript): smaller, first page only, first rows only. `version` is a refresh counter:
 // when it changes the file is asked about again, and reloaded only if its content changed.
@@ -14,6 +14,7 @@ import { Card } from "./Card";
 import { ImageView } from "./ImageView";
 import { MediaView } from "./MediaView";
 import { PagesView } from "./PagesView";
+import { SceneView } from "./SceneView";
 import { TableView } from "./TableView";
 import { TextView } from "./TextView";
 import "./media.css";
@@ -98,6 +99,8 @@ function body(info: PreviewInfoResponse, compact?: boolean): JSX.Element {
     case "spreadsheet":
     case "csv":
       return <TableView path={info.path} tag={tag} compact={compact} />;
+    case "scene":
+      return <SceneView key={`${info.path}:${tag}`} info={info} compact={compact} />;
     case "markdown":
     case "json":
     case "code":

@@ -3,6 +3,8 @@ import { Channel, convertFileSrc, invoke } from "@tauri-apps/api/core";
 import type {
   PreviewInfoResponse,
   PreviewPagesResponse,
+  PreviewSceneParams,
+  PreviewSceneResponse,
   PreviewTableResponse,
   PreviewTranscodeResponse,
   TranscodeProgressNotification,
@@ -13,6 +15,7 @@ export const preview = {
   pages: (path: string) => invoke<PreviewPagesResponse>("preview_pages", { params: { path } }),
   table: (path: string, sheet: string | null, limit: number | null) =>
     invoke<PreviewTableResponse>("preview_table", { params: { path, sheet, limit } }),
+  scene: (params: PreviewSceneParams) => invoke<PreviewSceneResponse>("preview_scene", { params }),
   transcode: (path: string, onProgress: (p: TranscodeProgressNotification) => void) => {
     const channel = new Channel<TranscodeProgressNotification>();
     channel.onmessage = onProgress;
