@@ -69,7 +69,9 @@ impl VideoFormat {
                 "-crf",
                 "",
                 "-preset",
-                "medium",
+                // veryfast: ~1.7x the frames per second of medium on two cores, about 10 % larger
+                // files at the same crf; the encoder is what a 960x540 render waits for.
+                "veryfast",
                 "-pix_fmt",
                 "yuv420p",
                 "-vf",
