@@ -84,7 +84,10 @@ fn row(
             },
         },
         Err(MediaError::NotFound { searched, fix, .. }) => {
-            Row { name, ok: false, required: false, detail: format!("{searched} ({})", lost(tool)), fix }
+            // A variable naming nothing is said as it is (the fix is to re-point or unset it).
+            let named = (search.env)(tool.variable()).is_some_and(|v| !v.is_empty());
+            let detail = if named { searched } else { format!("{searched} ({})", lost(tool)) };
+            Row { name, ok: false, required: false, detail, fix }
         }
         Err(other) => {
             Row { name, ok: false, required: false, detail: other.to_string(), fix: tool.fix(search.platform) }

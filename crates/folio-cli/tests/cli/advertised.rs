@@ -426,12 +426,15 @@ fn used_rows(exports: &Exports) -> BTreeSet<String> {
 fn everything_the_agent_reads_names_only_what_is_registered() {
     let (_tmp, _runtime, env) = open();
     let (exports, capabilities) = truth_of(&env);
-    for module in ["fs", "std", "assert", "render", "images", "zip", "vision"] {
+    for module in ["fs", "std", "assert", "render", "images", "zip", "media", "vision"] {
         assert!(exports.contains_key(module), "env:{module} is registered: {:?}", exports.keys());
     }
     assert!(exports["std"]["csv"].iter().any(|m| m == "parse"), "objects list their keys: {:?}", exports["std"]);
     let truth = Truth { used_rows: used_rows(&exports), exports };
-    assert_eq!(truth.used_rows, BTreeSet::from(["libreoffice".to_string(), "pdfium".to_string()]));
+    assert_eq!(
+        truth.used_rows,
+        BTreeSet::from(["libreoffice", "pdfium", "ffmpeg", "ffprobe", "espeak-ng"].map(String::from))
+    );
     let texts = agent_texts(&env, &capabilities);
     let names: Vec<&str> = texts.iter().map(|t| t.name.as_str()).collect();
     for expected in ["/std/render/README.md", "/skills/imports.md", "/skills/delivering.md", "the run_script verb"] {
@@ -464,7 +467,8 @@ fn the_checker_catches_each_kind_of_false_advertisement() {
     let truth = Truth { used_rows: used_rows(&exports), exports };
     let cases: &[(&str, Option<&str>, Option<&str>)] = &[
         ("Animate the slides with env:motion.", None, Some("mentions env:motion, which is not a registered module")),
-        ("import { clip } from 'env:media';", None, Some("mentions env:media, which is not a registered module")),
+        ("import { chart } from 'env:charts';", None, Some("mentions env:charts, which is not a registered module")),
+        ("import { clip, speak } from 'env:media';", None, None),
         (
             "Call env:render.rasterise on the PDF.",
             None,
@@ -487,7 +491,7 @@ fn the_checker_catches_each_kind_of_false_advertisement() {
         ),
         ("export const csv: {\n  explode(text: string): void;\n};", Some("std"), Some("declares csv.explode")),
         ("Web pages are rendered with Chromium.", None, Some("mentions \"chromium\"")),
-        ("Trim a video with ffmpeg.", None, Some("mentions \"ffmpeg\"")),
+        ("Trim a video with ffmpeg: env:media.clip.", None, None),
         ("Save the result as /out/q2-revenue.xlsx.", None, Some("offers the Office file q2-revenue.xlsx")),
         ("Write xlsx files for the person.", None, Some("mentions \"write xlsx\"")),
         // What is there passes.
