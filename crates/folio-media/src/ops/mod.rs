@@ -15,7 +15,7 @@ pub mod codecs;
 mod speech;
 mod subtitles;
 mod summary;
-mod video;
+pub mod video;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -23,21 +23,48 @@ fn corpus() -> Option<PathBuf> {
 
 /// What a corpus file is — `(file, duration, video codec, audio codec, size)` — and what one
 /// operation on it gives: `Ok(codec of the result)` or `Err(part of the error)`.
-type Described =
-    (&'static str, Option<f64>, Option<&'static str>, Option<&'static str>, Option<(u64, u64)>, Result<&'static str, &'static str>);
+type Described = (
+    &'static str,
+    Option<f64>,
+    Option<&'static str>,
+    Option<&'static str>,
+    Option<(u64, u64)>,
+    Result<&'static str, &'static str>,
+);
 
 const DESCRIBED: &[Described] = &[
     ("media/alarm-clock-elapsed-vorbis.oga", Some(6.128), None, Some("vorbis"), None, Ok("pcm_s16le")),
     ("media/alsa-front-center-speech.wav", Some(1.428), None, Some("pcm_s16le"), None, Ok("pcm_s16le")),
-    ("media/avchd-truncated.mts", None, Some("h264"), Some("ac3"), Some((1920, 1080)), Err("ffmpeg wrote an empty output (error while decoding MB 13 0")),
+    (
+        "media/avchd-truncated.mts",
+        None,
+        Some("h264"),
+        Some("ac3"),
+        Some((1920, 1080)),
+        Err("ffmpeg wrote an empty output (error while decoding MB 13 0"),
+    ),
     ("media/bigbuckbunny-h264-aac-720p-5s.mp4", Some(5.312), Some("h264"), Some("aac"), Some((1280, 720)), Ok("png")),
-    ("media/echo-hereweare-vp8-vorbis-44s.webm", Some(44.652), Some("vp8"), Some("vorbis"), Some((480, 270)), Ok("png")),
+    (
+        "media/echo-hereweare-vp8-vorbis-44s.webm",
+        Some(44.652),
+        Some("vp8"),
+        Some("vorbis"),
+        Some((480, 270)),
+        Ok("png"),
+    ),
     ("media/flac-in-ogg.ogg", Some(3.055), None, Some("flac"), None, Ok("pcm_s16le")),
     ("media/minimal-png-codec.avi", Some(0.04), Some("png"), None, Some((13, 7)), Ok("png")),
     ("media/minimal-png-codec.mkv", Some(0.04), Some("png"), None, Some((13, 7)), Ok("png")),
     ("media/opus-audio-only.webm", Some(1.508), None, Some("opus"), None, Ok("pcm_s16le")),
     ("media/party-mono-64k-id3v24.mp3", Some(6.583), None, Some("mp3"), None, Ok("pcm_s16le")),
-    ("media/pentax-camera-truncated.avi", None, Some("mjpeg"), Some("pcm_s16le"), Some((1280, 720)), Err("ffmpeg failed (exit status: 1): Cannot determine format of input stream 0:0 after EOF")),
+    (
+        "media/pentax-camera-truncated.avi",
+        None,
+        Some("mjpeg"),
+        Some("pcm_s16le"),
+        Some((1280, 720)),
+        Err("ffmpeg failed (exit status: 1): Cannot determine format of input stream 0:0 after EOF"),
+    ),
     ("hostile/m4a-named-aac.aac", None, None, Some("aac"), None, Ok("pcm_s16le")),
 ];
 
@@ -51,7 +78,14 @@ fn the_corpus_media_is_described_and_converted() {
         if let Some(want) = duration {
             assert!((d["duration"].as_f64().unwrap() - want).abs() < 0.01, "{file}: {d}");
         }
-        let codec = |kind: &str| d["streams"].as_array().unwrap().iter().find(|s| s["kind"] == kind).map(|s| s["codec"].as_str().unwrap().to_string());
+        let codec = |kind: &str| {
+            d["streams"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["kind"] == kind)
+                .map(|s| s["codec"].as_str().unwrap().to_string())
+        };
         assert_eq!(codec("video").as_deref(), *video, "{file}");
         assert_eq!(codec("audio").as_deref(), *audio, "{file}");
         if let Some((w_, h_)) = size {
