@@ -179,6 +179,7 @@ impl Call<'_> {
         let file = stage.input(path, &bytes)?;
         let limits = folio_budget::ChildLimits {
             cancel: Some(cancel_of(self.budget)),
+            deadline: self.budget.remaining().map(|left| std::time::Instant::now() + left),
             ..folio_budget::ChildLimits::timeout(crate::probe::PROBE_TIMEOUT)
         };
         let info = probe_within(ffmpeg, &stage.path(&file), path, &limits)?;
