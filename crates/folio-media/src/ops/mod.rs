@@ -90,7 +90,7 @@ impl MediaHost {
 
     /// ffmpeg, or why it is missing.
     pub fn ffmpeg(&self) -> Result<&Ffmpeg, MediaError> {
-        self.ffmpeg.as_ref().map_err(|e| MediaError::Invalid(e.clone()))
+        self.ffmpeg.as_ref().map_err(|e| MediaError::Unavailable(e.clone()))
     }
 
     /// The speech engine's voice names (languages, voice files), asked once.
@@ -100,12 +100,12 @@ impl MediaHost {
             .get_or_init(|| speech::list_voices(espeak).map_err(|e| e.to_string()))
             .as_ref()
             .map(Vec::as_slice)
-            .map_err(|e| MediaError::Invalid(e.clone()))
+            .map_err(|e| MediaError::Unavailable(e.clone()))
     }
 
     /// The speech engine, or why it is missing (with its install line).
     pub fn espeak(&self) -> Result<&PathBuf, MediaError> {
-        self.espeak.as_ref().map_err(|e| MediaError::Invalid(e.clone()))
+        self.espeak.as_ref().map_err(|e| MediaError::Unavailable(e.clone()))
     }
 }
 

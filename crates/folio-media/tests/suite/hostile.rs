@@ -176,6 +176,7 @@ fn names_with_dashes_spaces_quotes_and_non_ascii_are_just_names() {
 }
 
 /// Processes whose working directory is under `root` (each ffmpeg runs in its staging dir).
+#[cfg(target_os = "linux")]
 fn running_under(root: &std::path::Path) -> Vec<u32> {
     let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
     dir.flatten()
@@ -187,6 +188,7 @@ fn running_under(root: &std::path::Path) -> Vec<u32> {
         .collect()
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 fn a_cancelled_transcode_leaves_no_process_and_no_temporary_file() {
     let Some(w) = world() else { return };
