@@ -46,7 +46,7 @@ impl FileHandler for MediaHandler {
                     detail: "the file is empty (0 bytes)".into(),
                 });
             }
-            let mut stage = Stage::new(None)?;
+            let mut stage = Stage::for_probe(None)?;
             let file = stage.input(path.as_str(), bytes)?;
             let info = crate::probe::probe_within(
                 ffmpeg,

@@ -165,6 +165,11 @@ impl Call<'_> {
         Stage::new(self.host.temp_root.as_deref())
     }
 
+    /// A fresh stage for a probe only ([`Stage::for_probe`]).
+    pub fn probe_stage(&self) -> Result<Stage, MediaError> {
+        Stage::for_probe(self.host.temp_root.as_deref())
+    }
+
     /// Reads `path` from the tree into `stage` and probes it; pictures over [`MAX_SIDE`] are
     /// refused unless `describe_only`.
     pub fn load(&self, stage: &mut Stage, path: &str, describe_only: bool) -> Result<Input, MediaError> {
