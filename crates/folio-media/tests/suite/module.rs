@@ -123,8 +123,12 @@ fn the_handler_claims_media_by_magic_and_extension_and_describes_it() {
         assert!(exts.contains(&e.to_string()), "{e} in {exts:?}");
     }
     let magic: Vec<(usize, Vec<u8>)> = h.magic().into_iter().map(|m| (m.offset, m.bytes)).collect();
+    assert!(!magic.contains(&(4, b"ftyp".to_vec())), "the bare ftyp box would claim HEIC and AVIF photos");
     for sig in [
-        (4usize, b"ftyp".to_vec()),
+        (8usize, b"isom".to_vec()),
+        (8, b"mp42".to_vec()),
+        (8, b"qt  ".to_vec()),
+        (8, b"M4A ".to_vec()),
         (0, b"\x1A\x45\xDF\xA3".to_vec()),
         (0, b"ID3".to_vec()),
         (0, b"fLaC".to_vec()),
