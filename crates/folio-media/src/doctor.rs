@@ -67,7 +67,7 @@ fn row(
 ) -> Row {
     let name = tool.name().to_string();
     match found {
-        Ok(path) => match version(&path, tool.version_arg()) {
+        Ok(path) => match version(&path, tool.version_arg()).map(|v| short(&v)) {
             Ok(v) => Row {
                 name,
                 ok: true,
@@ -93,4 +93,9 @@ fn row(
             Row { name, ok: false, required: false, detail: other.to_string(), fix: tool.fix(search.platform) }
         }
     }
+}
+
+/// A version line without what follows it (espeak-ng adds `  Data at: <dir>`).
+fn short(line: &str) -> String {
+    line.split("  Data at:").next().unwrap_or(line).trim().to_string()
 }
