@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Folio needs to build and run on this machine, and nothing that is already there.
 # Debian/Ubuntu: apt-get. macOS and Windows: prints the brew / winget commands to run.
-# Later issues add their rows here (Chromium, ffmpeg, LibreOffice, WebKitGTK, PDFium from PyPI).
+# Later issues add their rows here (Chromium, ffmpeg, espeak-ng, LibreOffice, WebKitGTK, PDFium from PyPI).
 # Packages installed without recommends are collected in `office` (LibreOffice, the desktop app).
 set -euo pipefail
 
@@ -18,6 +18,7 @@ On macOS, install the prerequisites with Homebrew, then run this script again:
   brew install python qpdf && brew install --cask libreoffice   # PDFium fetch, test PDFs, Office rendering
   brew install node ffmpeg      # the desktop UI build; test videos and webm previews
   brew install --cask chromium  # env:motion renders scenes in it (or install Google Chrome)
+  brew install espeak-ng        # env:media.speak (text to speech)
   bash scripts/get-pdfium.sh    # PDFium from the pinned pypdfium2 wheel into ~/.cache/folio/pdfium
 MSG
     command -v cargo >/dev/null && command -v cc >/dev/null && exit 0 || exit 1 ;;
@@ -29,6 +30,7 @@ On Windows, install the prerequisites with winget, then run this script again:
   winget install Python.Python.3.12 TheDocumentFoundation.LibreOffice   # PDFium fetch, Office rendering
   winget install OpenJS.NodeJS.LTS Gyan.FFmpeg   # the desktop UI build; test videos and webm previews
   winget install Google.Chrome   # env:motion renders scenes in it
+  winget install eSpeak-NG.eSpeak-NG   # env:media.speak (text to speech)
   bash scripts/get-pdfium.sh    # (Git Bash) PDFium from the pinned pypdfium2 wheel into %LOCALAPPDATA%\folio\pdfium
 MSG
     command -v cargo >/dev/null && exit 0 || exit 1 ;;
@@ -58,6 +60,8 @@ command -v ffmpeg >/dev/null 2>&1 || office+=(ffmpeg)
 # dependency on the full browser) renders scenes; fonts-dejavu-core gives it a sans, serif and mono.
 has_pkg chromium-headless-shell || office+=(chromium-headless-shell)
 has_pkg fonts-dejavu-core || office+=(fonts-dejavu-core)
+# env:media.speak: espeak-ng turns text into speech (optional at run time; its tests speak).
+command -v espeak-ng >/dev/null 2>&1 || office+=(espeak-ng)
 for pkg in gstreamer1.0-plugins-good gstreamer1.0-libav; do
   has_pkg "$pkg" || office+=("$pkg")
 done

@@ -253,3 +253,34 @@ impl Arg0Path for Command {
         self.arg(p)
     }
 }
+
+/// `Supervised`, the spawn-and-poll handle behind `child::run`: its pipes are the caller's while
+/// it runs, a poll within the limits says nothing, and a kill takes the whole group (here a
+/// backgrounded `sleep` the shell left behind).
+#[cfg(unix)]
+#[test]
+fn a_supervised_child_is_fed_polled_and_killed_with_its_group() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+
+    use folio_budget::child::{ChildEnd, ChildLimits, Supervised, group_alive};
+
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "read line; echo got:$line; sleep 30 & wait"]).stdin(Stdio::piped()).stdout(Stdio::piped());
+    let mut child = Supervised::spawn(&mut cmd).unwrap();
+    let limits = ChildLimits::timeout(std::time::Duration::from_secs(20));
+    assert!(child.check(&limits).unwrap().is_none(), "running within its limits");
+    writeln!(child.child_mut().stdin.take().unwrap(), "hi").unwrap();
+    let mut line = String::new();
+    BufReader::new(child.child_mut().stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "got:hi");
+    let pid = child.id();
+    let start = std::time::Instant::now();
+    while group_alive(pid) < 2 && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(group_alive(pid) >= 2, "the shell and its sleep");
+    let out = child.kill(ChildEnd::Cancelled);
+    assert_eq!(out.end, ChildEnd::Cancelled);
+    assert_eq!(group_alive(pid), 0, "nothing of the group is left");
+}

@@ -192,7 +192,7 @@ pub fn usual_dirs(search: &Search<'_>, tool: Tool) -> Vec<String> {
         Platform::Linux => vec!["/usr/bin".into(), "/usr/local/bin".into(), "/snap/bin".into()],
         Platform::Windows => {
             let mut dirs = Vec::new();
-            let program_files = search.var("ProgramFiles").unwrap_or_else(|| "C:\\Program Files".into());
+            let program_files = search.var("PROGRAMFILES").unwrap_or_else(|| "C:\\Program Files".into());
             if tool == Tool::Espeak {
                 dirs.push(format!("{program_files}\\eSpeak NG"));
                 return dirs;
@@ -205,7 +205,7 @@ pub fn usual_dirs(search: &Search<'_>, tool: Tool) -> Vec<String> {
             if let Some(user) = search.var("USERPROFILE") {
                 dirs.push(format!("{user}\\scoop\\shims"));
             }
-            let data = search.var("ProgramData").unwrap_or_else(|| "C:\\ProgramData".into());
+            let data = search.var("PROGRAMDATA").unwrap_or_else(|| "C:\\ProgramData".into());
             dirs.push(format!("{data}\\chocolatey\\bin"));
             dirs.push("C:\\ffmpeg\\bin".into());
             dirs

@@ -44,7 +44,7 @@ fn each_platform_lists_its_usual_places_after_the_variable_and_path() {
             &[
                 ("PATH", "C:\\Tools;D:\\bin"),
                 ("LOCALAPPDATA", "C:\\Users\\a\\AppData\\Local"),
-                ("ProgramFiles", "C:\\Program Files"),
+                ("PROGRAMFILES", "C:\\Program Files"),
                 ("USERPROFILE", "C:\\Users\\a"),
             ],
             Tool::Ffprobe,

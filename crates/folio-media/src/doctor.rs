@@ -67,7 +67,7 @@ fn row(
 ) -> Row {
     let name = tool.name().to_string();
     match found {
-        Ok(path) => match version(&path, tool.version_arg()) {
+        Ok(path) => match version(&path, tool.version_arg()).map(|v| short(&v)) {
             Ok(v) => Row {
                 name,
                 ok: true,
@@ -84,10 +84,18 @@ fn row(
             },
         },
         Err(MediaError::NotFound { searched, fix, .. }) => {
-            Row { name, ok: false, required: false, detail: format!("{searched} ({})", lost(tool)), fix }
+            // A variable naming nothing is said as it is (the fix is to re-point or unset it).
+            let named = (search.env)(tool.variable()).is_some_and(|v| !v.is_empty());
+            let detail = if named { searched } else { format!("{searched} ({})", lost(tool)) };
+            Row { name, ok: false, required: false, detail, fix }
         }
         Err(other) => {
             Row { name, ok: false, required: false, detail: other.to_string(), fix: tool.fix(search.platform) }
         }
     }
+}
+
+/// A version line without what follows it (espeak-ng adds `  Data at: <dir>`).
+fn short(line: &str) -> String {
+    line.split("  Data at:").next().unwrap_or(line).trim().to_string()
 }

@@ -18,6 +18,11 @@ pub enum MediaError {
         /// The install command (or setting) for this platform.
         fix: String,
     },
+    /// A tool this host lacks (the [`MediaError::NotFound`] found when the host started, kept
+    /// as its message): every call that needs it is refused before any work. The person
+    /// installs the tool; the agent does not retry.
+    #[error("{0}")]
+    Unavailable(String),
     /// An argument is malformed, out of range or contradicts another; checked before ffmpeg
     /// starts. The script fixes the call.
     #[error("{0}")]

@@ -24,8 +24,18 @@ use crate::error::{MediaError, last_lines};
 
 /// How many stderr bytes are kept (the tail; loudnorm's JSON is at the end).
 const STDERR_KEEP: usize = 256 * 1024;
-/// How often the child is polled.
+/// How often the child is polled while it runs.
 const POLL: Duration = Duration::from_millis(20);
+/// How often once it closed its stdout (it is exiting).
+const EXITING: Duration = Duration::from_millis(1);
+
+/// What the stdout reader tells the supervisor.
+enum Pipe {
+    /// Seconds of output done (`out_time_us`).
+    Done(f64),
+    /// The child closed its stdout.
+    Closed,
+}
 /// How many stderr lines a failure quotes.
 pub const STDERR_LINES: usize = 4;
 
@@ -139,43 +149,57 @@ fn supervise(
     let mut child = Supervised::spawn(cmd).map_err(MediaError::io(format!("{what}: starting {program}")))?;
     let mut stderr = StderrTail::collect(child.child_mut().stderr.take());
     let out = child.child_mut().stdout.take();
-    let (tx, rx) = mpsc::channel::<f64>();
+    let (tx, rx) = mpsc::channel::<Pipe>();
     let capture = matches!(stdout, Stdout::Capture);
     let reader: Option<JoinHandle<Vec<u8>>> = out.map(|pipe| {
         std::thread::spawn(move || {
+            let mut buf = Vec::new();
             if capture {
-                let mut buf = Vec::new();
                 let _ = BufReader::new(pipe).read_to_end(&mut buf);
-                return buf;
-            }
-            for line in BufReader::new(pipe).lines().map_while(Result::ok) {
-                if let Some(us) = line.strip_prefix("out_time_us=").and_then(|v| v.trim().parse::<i64>().ok())
-                    && us >= 0
-                {
-                    let _ = tx.send(us as f64 / 1e6);
+            } else {
+                for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+                    if let Some(us) = line.strip_prefix("out_time_us=").and_then(|v| v.trim().parse::<i64>().ok())
+                        && us >= 0
+                    {
+                        let _ = tx.send(Pipe::Done(us as f64 / 1e6));
+                    }
                 }
             }
-            Vec::new()
+            // The child closed its stdout: it is exiting, so the supervisor looks right away
+            // instead of at its next poll.
+            let _ = tx.send(Pipe::Closed);
+            buf
         })
     });
+    let mut closed = false;
     let outcome = loop {
         let polled = child.check(limits).map_err(MediaError::io(format!("{what}: waiting for {program}")))?;
-        if let Stdout::Progress(report) = &mut stdout {
-            let mut latest = None;
-            while let Ok(secs) = rx.try_recv() {
-                latest = Some(secs);
-            }
-            if let Some(secs) = latest
-                && let Err(e) = report(secs)
-            {
-                child.kill(ChildEnd::Cancelled);
-                return Err(e);
-            }
-        }
         if let Some(o) = polled {
             break o;
         }
-        std::thread::sleep(POLL);
+        let wait = if closed { EXITING } else { POLL };
+        let mut latest = None;
+        match rx.recv_timeout(wait) {
+            Ok(Pipe::Done(secs)) => latest = Some(secs),
+            Ok(Pipe::Closed) => closed = true,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                closed = true;
+                std::thread::sleep(EXITING);
+            }
+        }
+        while let Ok(msg) = rx.try_recv() {
+            match msg {
+                Pipe::Done(secs) => latest = Some(secs),
+                Pipe::Closed => closed = true,
+            }
+        }
+        if let (Stdout::Progress(report), Some(secs)) = (&mut stdout, latest)
+            && let Err(e) = report(secs)
+        {
+            child.kill(ChildEnd::Cancelled);
+            return Err(e);
+        }
     };
     let stdout_bytes = reader.and_then(|r| r.join().ok()).unwrap_or_default();
     let tail = stderr.take();

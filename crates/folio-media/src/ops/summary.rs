@@ -60,7 +60,7 @@ impl MediaSummary {
 /// `describe(path)`.
 pub fn describe(cx: &Call<'_>, a: &[Value]) -> Result<Value, MediaError> {
     let path = args::path(a, 0, "the media file")?;
-    let mut stage = cx.stage()?;
+    let mut stage = cx.probe_stage()?;
     let input = cx.load(&mut stage, &path, true)?;
     serde_json::to_value(MediaSummary::new(&path, input.bytes, &input.info))
         .map_err(|e| MediaError::Invalid(e.to_string()))

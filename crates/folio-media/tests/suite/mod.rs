@@ -1,4 +1,5 @@
 mod common;
+mod corpus;
 mod encode;
 mod fixtures;
 mod hostile;

@@ -110,3 +110,39 @@ fn the_readme_says_what_this_host_has_and_the_fix_for_what_it_lacks() {
     assert!(module.docs.contains("- espeak-ng: MISSING — not found (the person can fix it with: sudo apt-get install --no-install-recommends espeak-ng)"), "{}", module.docs);
     assert!(module.docs.contains("speak** needs espeak-ng"), "the docs say speak needs espeak-ng");
 }
+
+#[test]
+fn the_handler_claims_media_by_magic_and_extension_and_describes_it() {
+    use folio_env::FileHandler;
+    let Some((dir, ff)) = fixtures() else { return };
+    let h = folio_media::handler::MediaHandler::new(Arc::new(folio_media::MediaHost::with(ff.clone(), None)));
+    assert_eq!(h.module(), "media");
+    let exts = h.extensions();
+    for e in [".mp4", ".mov", ".mkv", ".webm", ".avi", ".m4v", ".mp3", ".wav", ".m4a", ".flac", ".ogg", ".aac", ".mts"]
+    {
+        assert!(exts.contains(&e.to_string()), "{e} in {exts:?}");
+    }
+    let magic: Vec<(usize, Vec<u8>)> = h.magic().into_iter().map(|m| (m.offset, m.bytes)).collect();
+    assert!(!magic.contains(&(4, b"ftyp".to_vec())), "the bare ftyp box would claim HEIC and AVIF photos");
+    for sig in [
+        (8usize, b"isom".to_vec()),
+        (8, b"mp42".to_vec()),
+        (8, b"qt  ".to_vec()),
+        (8, b"M4A ".to_vec()),
+        (0, b"\x1A\x45\xDF\xA3".to_vec()),
+        (0, b"ID3".to_vec()),
+        (0, b"fLaC".to_vec()),
+        (0, b"OggS".to_vec()),
+        (8, b"WAVE".to_vec()),
+    ] {
+        assert!(magic.contains(&sig), "{sig:?} in {magic:?}");
+    }
+    let d = h.describe(&vp("/in/v.mp4"), &std::fs::read(dir.join("v.mp4")).unwrap()).unwrap();
+    assert_eq!(
+        (d["kind"].as_str(), d["width"].as_u64(), d["audio"].as_str()),
+        (Some("media"), Some(160), Some("mono")),
+        "{d}"
+    );
+    let err = h.describe(&vp("/in/bad.mp4"), b"not media").unwrap_err();
+    assert!(err.contains("/in/bad.mp4 is not readable media"), "{err}");
+}
