@@ -142,7 +142,9 @@ fn a_broken_scene_fails_loudly_and_other_files_are_refused() {
     let err = scene(&app, "/scenes/broken.jsx", 0).unwrap_err();
     assert!(err.starts_with("/scenes/broken.jsx could not be previewed: "), "{err}");
     assert!(err.contains("the chart data is missing (thrown by broken.jsx)"), "{err}");
-    assert!(started.elapsed().as_secs() < 10, "a throwing scene fails fast: {:?}", started.elapsed());
+    // Generous: the first preview launches the browser, and the suite runs beside other tests;
+    // env:motion's own suite holds a throw to 2 s.
+    assert!(started.elapsed().as_secs() < 30, "a throwing scene fails fast: {:?}", started.elapsed());
     let err = scene(&app, "/out/readme.md", 0).unwrap_err();
     assert!(err.contains("/out/readme.md: it is not a motion scene"), "{err}");
     let err = scene(&app, "/scenes/none.jsx", 0).unwrap_err();

@@ -173,7 +173,7 @@ impl Browser {
             begin_frame,
             path: path.to_path_buf(),
             launch: start.elapsed(),
-            ticks: Arc::new(tokio::sync::Mutex::new(crate::tab::start_ticks())),
+            ticks: Arc::new(tokio::sync::Mutex::new(start_ticks())),
             pgid,
             child: Mutex::new(Some(child)),
             stderr: stderr_tail,
@@ -227,4 +227,14 @@ fn running_as_root() -> bool {
     {
         false
     }
+}
+
+/// BeginFrame ticks must grow monotonically and run ahead of the renderer's own clock
+/// (CLOCK_MONOTONIC in ms): start ten seconds past this host's uptime.
+fn start_ticks() -> f64 {
+    let uptime = std::fs::read_to_string("/proc/uptime")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse::<f64>().ok()))
+        .unwrap_or(1.0e8);
+    uptime * 1000.0 + 10_000.0
 }

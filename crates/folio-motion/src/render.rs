@@ -449,7 +449,7 @@ impl Capture {
                 .unwrap_or(Value::Null);
             report.errors = first.errors();
             for e in checks["errors"].as_array().cloned().unwrap_or_default() {
-                let pe = page_error_from_js(&e, &site);
+                let pe = crate::tab::page_error_from_js(&e, &site);
                 if !report.errors.contains(&pe) {
                     report.errors.push(pe);
                 }
@@ -490,23 +490,6 @@ fn strings(v: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// An error the page's runtime recorded, its location mapped back to the author's line.
-pub(crate) fn page_error_from_js(e: &Value, site: &Site) -> PageError {
-    let message = e["message"].as_str().unwrap_or("unknown error").to_string();
-    let at = e["location"].as_str().map(|loc| {
-        let mut parts = loc.rsplitn(3, ':');
-        let (col, line, path) = (parts.next(), parts.next(), parts.next());
-        match (path, line.and_then(|l| l.parse::<u32>().ok()), col) {
-            (Some(path), Some(line), Some(col)) => {
-                let orig = site.original_line(path, line.saturating_sub(1)).unwrap_or(line);
-                format!("{path}:{orig}:{col}")
-            }
-            _ => loc.to_string(),
-        }
-    });
-    PageError { message, at }
 }
 
 /// Splits `n` frames into `k` contiguous ranges.

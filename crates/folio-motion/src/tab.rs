@@ -199,7 +199,7 @@ impl Tab {
             let state = self.eval(probe).await?;
             let mut errors: Vec<String> = state["e"]
                 .as_array()
-                .map(|a| a.iter().map(|e| crate::render::page_error_from_js(e, site).to_string()).collect())
+                .map(|a| a.iter().map(|e| page_error_from_js(e, site).to_string()).collect())
                 .unwrap_or_default();
             if errors.is_empty() {
                 errors = self.errors().iter().take(3).map(ToString::to_string).collect();
@@ -314,16 +314,6 @@ fn decode(data: Option<&Value>) -> Result<Vec<u8>, MotionError> {
         .map_err(|e| MotionError::Browser(format!("a capture was not base64: {e}")))
 }
 
-/// BeginFrame ticks must grow monotonically and run ahead of the renderer's own clock
-/// (CLOCK_MONOTONIC in ms): start ten seconds past this host's uptime.
-pub(crate) fn start_ticks() -> f64 {
-    let uptime = std::fs::read_to_string("/proc/uptime")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse::<f64>().ok()))
-        .unwrap_or(1.0e8);
-    uptime * 1000.0 + 10_000.0
-}
-
 fn spawn_events(
     cdp: &Arc<Cdp>,
     session: &str,
@@ -435,4 +425,21 @@ pub fn tree_location(url: &str, line0: u64, col0: u64, site: &Site) -> Option<St
     let line0 = u32::try_from(line0).ok()?;
     let line = site.original_line(path, line0).unwrap_or(line0 + 1);
     Some(format!("{path}:{line}:{}", col0 + 1))
+}
+
+/// An error the page's runtime recorded, its location mapped back to the author's line.
+pub fn page_error_from_js(e: &Value, site: &Site) -> PageError {
+    let message = e["message"].as_str().unwrap_or("unknown error").to_string();
+    let at = e["location"].as_str().map(|loc| {
+        let mut parts = loc.rsplitn(3, ':');
+        let (col, line, path) = (parts.next(), parts.next(), parts.next());
+        match (path, line.and_then(|l| l.parse::<u32>().ok()), col) {
+            (Some(path), Some(line), Some(col)) => {
+                let orig = site.original_line(path, line.saturating_sub(1)).unwrap_or(line);
+                format!("{path}:{orig}:{col}")
+            }
+            _ => loc.to_string(),
+        }
+    });
+    PageError { message, at }
 }
