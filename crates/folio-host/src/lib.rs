@@ -208,9 +208,8 @@ fn motion_host(host: &HostPaths) -> MotionHost {
     MotionHost::new(browser, media::with_search(host, |s| folio_media::Ffmpeg::discover_with(s, None).ok()), platform)
 }
 
-/// The doctor's rows with folio-render's `chromium` row replaced by env:motion's (the browser,
-/// the headless shell, the bundled React and Reanimated): folio-motion is the crate that knows
-/// Chromium.
+/// The doctor's rows followed by env:motion's (the browser, the headless shell, the bundled
+/// React and Reanimated): folio-motion is the crate that knows Chromium.
 fn with_motion_rows(mut rows: Vec<Capability>, motion: &MotionHost) -> Vec<Capability> {
     let mine: Vec<Capability> = motion
         .rows()
@@ -223,10 +222,7 @@ fn with_motion_rows(mut rows: Vec<Capability>, motion: &MotionHost) -> Vec<Capab
             fix: r.fix.clone(),
         })
         .collect();
-    let at = rows.iter().position(|r| r.name == "chromium").unwrap_or(rows.len());
-    rows.retain(|r| r.name != "chromium");
-    let at = at.min(rows.len());
-    rows.splice(at..at, mine);
+    rows.extend(mine);
     rows
 }
 

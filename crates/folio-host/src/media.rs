@@ -1,7 +1,7 @@
 //! folio-media wired to the host: its discovery looks where folio-render's [`HostPaths`] says
 //! (platform, environment, whether system places count), so a test that hides or plants tools
 //! through the host builder's paths hides or plants ffmpeg, ffprobe and espeak-ng too; and its
-//! doctor rows take the place of folio-render's ffmpeg row, with versions from the host's cache.
+//! doctor rows follow folio-render's, with versions from the host's cache.
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -32,18 +32,15 @@ pub fn media_host(host: &HostPaths) -> MediaHost {
     with_search(host, MediaHost::discover)
 }
 
-/// The doctor's rows with folio-render's `ffmpeg` row replaced by folio-media's `ffmpeg`,
-/// `ffprobe` and `espeak-ng` rows, versions asked through `probe`.
+/// The doctor's rows followed by folio-media's `ffmpeg`, `ffprobe` and `espeak-ng` rows,
+/// versions asked through `probe`.
 pub fn with_media_rows(mut rows: Vec<Capability>, host: &HostPaths, probe: &dyn Probe) -> Vec<Capability> {
     let version = |p: &Path, arg: &str| probe.version(p, arg);
     let media: Vec<Capability> = with_search(host, |s| folio_media::doctor::rows(s, &version))
         .into_iter()
         .map(|r| Capability { name: r.name, ok: r.ok, required: r.required, detail: r.detail, fix: r.fix })
         .collect();
-    let at = rows.iter().position(|r| r.name == "ffmpeg").unwrap_or(rows.len());
-    rows.retain(|r| r.name != "ffmpeg");
-    let at = at.min(rows.len());
-    rows.splice(at..at, media);
+    rows.extend(media);
     rows
 }
 

@@ -4,15 +4,15 @@
 //! of `/std/render/README.md`), so a capability that cannot work is known before an agent relies
 //! on it.
 //!
-//! Rows, in order: `pdfium` (required), `libreoffice`, `chromium`, `ffmpeg` (optional: a missing
-//! one refuses only the files that need it). The shape `{name, ok, required, detail, fix}` is
+//! Rows, in order: `pdfium` (required), `libreoffice` (optional: a missing one refuses only the
+//! files that need it). folio-host adds the rows of the crates that know the other tools:
+//! folio-media's `ffmpeg`, `ffprobe`, `espeak-ng` and folio-motion's `chromium`,
+//! `headless-shell`, `react`, `reanimated`. The shape `{name, ok, required, detail, fix}` is
 //! what every surface serialises; it does not change without changing them all.
 //!
 //! The doctor shows every row, but the agent is shown only what it can use: [`USED_BY`] says
 //! which `env:` modules use each row's tool, and a module's "On this host" section and its
-//! `capabilities()` are [`rows_for`] that module. Chromium is checked but no module uses it yet,
-//! so no agent reads about it; ffmpeg, ffprobe and espeak-ng are `env:media`'s (folio-media's
-//! rows, which folio-host puts in place of this crate's ffmpeg row).
+//! `capabilities()` are [`rows_for`] that module.
 //!
 //! A found tool's row needs its version, which means running it (`soffice --version` is a
 //! process start of ~0.1–0.2 s). That question goes through [`Probe`]: [`RunProbe`] runs the
@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::discovery::{HostPaths, NotFound, Tool, find_tool};
+use crate::discovery::HostPaths;
 use folio_kinds::OfficeApp;
 
 use crate::office::{find_soffice, installed_apps};
@@ -37,7 +37,8 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(20);
 /// One capability and its state on this host.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Capability {
-    /// `pdfium`, `libreoffice`, `chromium`, `ffmpeg` (the CLI adds `provider`).
+    /// `pdfium`, `libreoffice`, and the other crates' rows folio-host adds (the CLI adds
+    /// `provider`).
     pub name: String,
     /// True when it works here.
     pub ok: bool,
@@ -95,13 +96,8 @@ pub fn capabilities_with(renderer: &Renderer, probe: &dyn Probe) -> Vec<Capabili
     // side by side instead of one after another.
     std::thread::scope(|scope| {
         let office = scope.spawn(|| office_row(renderer, probe));
-        let tools: Vec<_> =
-            Tool::ALL.into_iter().map(|tool| scope.spawn(move || tool_row(tool, &renderer.host, probe))).collect();
         let mut rows = vec![pdfium_row(renderer)];
         rows.push(office.join().unwrap_or_else(|_| lost("libreoffice")));
-        for (tool, handle) in Tool::ALL.into_iter().zip(tools) {
-            rows.push(handle.join().unwrap_or_else(|_| lost(tool.name())));
-        }
         rows
     })
 }
@@ -122,12 +118,12 @@ fn lost(name: &str) -> Capability {
 pub const USED_BY: &[(&str, &[&str])] = &[
     ("pdfium", &["render"]),
     ("libreoffice", &["render"]),
-    // folio-motion's rows (folio-host puts them in place of this crate's chromium row).
+    // folio-motion's rows (folio-host adds them).
     ("chromium", &["motion"]),
     ("headless-shell", &["motion"]),
     ("react", &["motion"]),
     ("reanimated", &["motion"]),
-    // folio-media's rows (folio-host puts them in place of this crate's ffmpeg row).
+    // folio-media's rows (folio-host adds them).
     ("ffmpeg", &["media", "motion"]),
     ("ffprobe", &["media"]),
     ("espeak-ng", &["media"]),
@@ -224,30 +220,6 @@ fn office_row(renderer: &Renderer, probe: &dyn Probe) -> Capability {
         ),
         platform.office_fix(&missing),
     )
-}
-
-fn tool_row(tool: Tool, host: &HostPaths, probe: &dyn Probe) -> Capability {
-    let name = tool.name();
-    let fix = tool.fix(host.platform);
-    match find_tool(tool, host) {
-        Ok(path) => match probe.version(&path, tool.version_arg()) {
-            Ok(v) => Capability::pass(name, false, format!("{} ({v})", path.display())),
-            Err(why) => {
-                Capability::fail(name, false, format!("{} is there but does not run: {why}", path.display()), fix)
-            }
-        },
-        Err(e @ NotFound::Explicit { .. }) => Capability::fail(
-            name,
-            false,
-            e.to_string(),
-            format!(
-                "point {} at the {name} executable, or unset it to search PATH; to install it: {}",
-                tool.env_var(),
-                tool.install_command(host.platform)
-            ),
-        ),
-        Err(e @ NotFound::Nowhere { .. }) => Capability::fail(name, false, e.to_string(), fix),
-    }
 }
 
 /// The first non-empty line `program arg` prints, within [`PROBE_TIMEOUT`].

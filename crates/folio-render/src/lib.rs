@@ -59,7 +59,7 @@ pub mod handler;
 #[cfg(feature = "adapters")]
 pub mod modules;
 
-pub use discovery::{HostPaths, Platform, Tool};
+pub use discovery::{HostPaths, Platform};
 pub use doctor::{Capability, capabilities};
 pub use error::{RenderError, Result};
 pub use images::{ImageFormat, ImageInfo, ImageLimits};

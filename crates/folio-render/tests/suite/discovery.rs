@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use folio_render::discovery::{NotFound, find_tool, pdfium_candidates, soffice_candidates, tool_candidates};
-use folio_render::{HostPaths, Platform, Tool};
+use folio_render::discovery::{pdfium_candidates, soffice_candidates};
+use folio_render::{HostPaths, Platform};
 
 fn host(platform: Platform, env: &[(&str, &str)], exe: Option<&str>, state: Option<&str>) -> HostPaths {
     HostPaths {
@@ -132,104 +132,4 @@ fn fixes_name_a_command_for_each_platform() {
         }
     }
     assert!(Platform::Linux.pdfium_fix().contains("get-pdfium.sh"));
-}
-
-#[test]
-fn chromium_and_ffmpeg_candidates_per_platform() {
-    let linux = host(Platform::Linux, &[("PATH", "/usr/local/bin:/usr/bin")], None, None);
-    let c = paths(&tool_candidates(Tool::Chromium, &linux));
-    assert_eq!(
-        &c[..4],
-        [
-            "/usr/local/bin/chromium",
-            "/usr/bin/chromium",
-            "/usr/local/bin/chromium-browser",
-            "/usr/bin/chromium-browser"
-        ]
-    );
-    assert!(c.contains(&"/usr/bin/google-chrome-stable".to_string()) && c.contains(&"/snap/bin/chromium".to_string()));
-    assert_eq!(
-        paths(&tool_candidates(Tool::Ffmpeg, &linux)),
-        ["/usr/local/bin/ffmpeg", "/usr/bin/ffmpeg"],
-        "the usual locations repeat PATH entries only once"
-    );
-
-    let mac = host(Platform::MacOs, &[("PATH", "/usr/bin")], None, None);
-    assert_eq!(
-        paths(&tool_candidates(Tool::Chromium, &mac)),
-        [
-            "/usr/bin/chromium",
-            "/usr/bin/google-chrome",
-            "/Applications/Chromium.app/Contents/MacOS/Chromium",
-            "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-        ]
-    );
-    assert_eq!(
-        paths(&tool_candidates(Tool::Ffmpeg, &mac)),
-        ["/usr/bin/ffmpeg", "/opt/homebrew/bin/ffmpeg", "/usr/local/bin/ffmpeg"]
-    );
-
-    let win = host(
-        Platform::Windows,
-        &[
-            ("PATH", r"C:\bin"),
-            ("PROGRAMFILES", r"C:\Program Files"),
-            ("LOCALAPPDATA", r"C:\Users\u\AppData\Local"),
-            ("FOLIO_FFMPEG_PATH", r"D:\ff\ffmpeg.exe"),
-        ],
-        None,
-        None,
-    );
-    assert_eq!(
-        paths(&tool_candidates(Tool::Chromium, &win)),
-        [
-            r"C:\bin\chrome.exe",
-            r"C:\bin\chromium.exe",
-            r"C:\Program Files\Google\Chrome\Application\chrome.exe",
-            r"C:\Program Files\Chromium\Application\chrome.exe",
-            r"C:\Users\u\AppData\Local\Google\Chrome\Application\chrome.exe",
-            r"C:\Users\u\AppData\Local\Chromium\Application\chrome.exe",
-        ]
-    );
-    let ff = tool_candidates(Tool::Ffmpeg, &win);
-    assert_eq!(
-        paths(&ff),
-        [
-            r"D:\ff\ffmpeg.exe",
-            r"C:\bin\ffmpeg.exe",
-            r"C:\Users\u\AppData\Local\Microsoft\WinGet\Links\ffmpeg.exe",
-            r"C:\Program Files\ffmpeg\bin\ffmpeg.exe",
-        ]
-    );
-    assert_eq!(ff[0].source, "FOLIO_FFMPEG_PATH");
-    for (tool, platform, fix) in [
-        (Tool::Chromium, Platform::Linux, "sudo apt-get install chromium"),
-        (Tool::Chromium, Platform::MacOs, "brew install --cask chromium"),
-        (Tool::Chromium, Platform::Windows, "winget install Google.Chrome"),
-        (Tool::Ffmpeg, Platform::Linux, "sudo apt-get install ffmpeg"),
-        (Tool::Ffmpeg, Platform::MacOs, "brew install ffmpeg"),
-        (Tool::Ffmpeg, Platform::Windows, "winget install Gyan.FFmpeg"),
-    ] {
-        assert!(tool.fix(platform).starts_with(fix), "{tool:?} on {platform:?}: {}", tool.fix(platform));
-    }
-}
-
-/// An explicit variable naming nothing is an error naming the variable, even when the tool is
-/// elsewhere on the machine; without it, a missing tool lists where it was looked for.
-#[test]
-fn an_explicit_tool_path_that_names_nothing_is_reported_by_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let real = dir.path().join("ffmpeg");
-    std::fs::write(&real, "#!/bin/sh\n").unwrap();
-    let on_path = host(Platform::Linux, &[("PATH", dir.path().to_str().unwrap())], None, None);
-    assert_eq!(find_tool(Tool::Ffmpeg, &on_path), Ok(real));
-    let mut hidden = on_path;
-    hidden.env.insert("FOLIO_FFMPEG_PATH".into(), "/nowhere/ffmpeg".into());
-    let err = find_tool(Tool::Ffmpeg, &hidden).unwrap_err();
-    assert_eq!(err, NotFound::Explicit { var: "FOLIO_FFMPEG_PATH", path: "/nowhere/ffmpeg".into() });
-    assert_eq!(err.to_string(), "FOLIO_FFMPEG_PATH names /nowhere/ffmpeg, which does not exist");
-    match find_tool(Tool::Chromium, &HostPaths::isolated(Platform::Linux)) {
-        Err(NotFound::Nowhere { tried }) => assert!(tried.contains("no candidate locations"), "{tried}"),
-        other => panic!("{other:?}"),
-    }
 }
