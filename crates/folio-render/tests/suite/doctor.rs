@@ -13,10 +13,7 @@ const CHILD: &str = "FOLIO_RENDER_DOCTOR_CHILD";
 #[test]
 fn on_this_host_the_installed_tools_pass_with_their_versions() {
     let rows = capabilities(&renderer());
-    assert_eq!(
-        rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(),
-        ["pdfium", "libreoffice"]
-    );
+    assert_eq!(rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["pdfium", "libreoffice"]);
     assert!(rows[0].ok && rows[0].required && rows[0].fix.is_empty(), "{rows:?}");
     assert!(rows[1..].iter().all(|r| !r.required), "{rows:?}");
     assert!(doctor::ready(&rows));
@@ -32,7 +29,7 @@ fn on_this_host_the_installed_tools_pass_with_their_versions() {
 #[test]
 fn hidden_tools_fail_with_the_fix() {
     if std::env::var_os(CHILD).is_some() {
-        let mut host = HostPaths::isolated(Platform::Linux);
+        let host = HostPaths::isolated(Platform::Linux);
         let mut r = Renderer::new(host);
         r.pdfium_path = Some("/nonexistent/libpdfium.so".into());
         println!("ROWS={}", serde_json::to_string(&capabilities(&r)).unwrap());
@@ -71,11 +68,7 @@ fn every_row_names_the_modules_that_use_it() {
     for row in &rows {
         assert!(listed.contains(&row.name.as_str()), "row {} is missing from doctor::USED_BY", row.name);
     }
-    let cases: &[(&str, &[&str])] = &[
-        ("render", &["pdfium", "libreoffice"]),
-        ("images", &[]),
-        ("zip", &[]),
-    ];
+    let cases: &[(&str, &[&str])] = &[("render", &["pdfium", "libreoffice"]), ("images", &[]), ("zip", &[])];
     for (module, expect) in cases {
         let names: Vec<String> = doctor::rows_for(module, &rows).into_iter().map(|r| r.name).collect();
         assert_eq!(names, *expect, "rows for env:{module}");
