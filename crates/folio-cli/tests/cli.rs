@@ -178,6 +178,28 @@ fn bench_prints_its_figures() {
     }
 }
 
+/// `folio doctor --render-test` renders env:motion's built-in scene with no model: a still and a
+/// 60-frame mp4 in the temporary directory, their paths and timings in a row that must pass.
+#[test]
+fn doctor_render_test_renders_a_clip_and_says_where() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args(["doctor", "--render-test", "--json"])
+        .env("TMPDIR", tmp.path())
+        .env("FOLIO_STATE_DIR", tmp.path().join("state"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let row = v["capabilities"].as_array().unwrap().iter().find(|r| r["name"] == "render-test").unwrap().clone();
+    assert_eq!(row["ok"], true, "{row}");
+    let clip = tmp.path().join("folio-render-test.mp4");
+    let detail = row["detail"].as_str().unwrap();
+    assert!(detail.contains(&clip.display().to_string()) && detail.contains("60 frames 640×360"), "{detail}");
+    let bytes = std::fs::read(&clip).unwrap();
+    assert_eq!(&bytes[4..8], b"ftyp", "an mp4");
+    assert_eq!(&std::fs::read(tmp.path().join("folio-render-test.png")).unwrap()[1..4], b"PNG");
+}
+
 #[test]
 fn doctor_reports_each_capability_with_its_fix() {
     let out = Command::new(env!("CARGO_BIN_EXE_folio")).args(["doctor", "--json"]).output().unwrap();
