@@ -7,6 +7,9 @@ bash scripts/install.sh --quiet
 # Build output lives outside the clone so a fresh clone reuses it; a new machine builds it once.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/folio/target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+# A clean clone gains nothing from incremental state (it is never reused at the next clone's
+# path) and it grew the shared cache by gigabytes per run.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 # Reliability tests write their figures here; the summary at the end prints them (and
 # `scripts/reliability.py DIR --write docs/reliability.md` turns them into docs/reliability.md).
 export FOLIO_RELIABILITY_DIR="${FOLIO_RELIABILITY_DIR:-$CARGO_TARGET_DIR/reliability}"

@@ -284,13 +284,19 @@ impl Host {
             presenter: seams.presenter,
             asker: seams.asker,
             vision: seams.vision,
-            skills: if self.engine.registry().get("motion").is_some() {
-                vec![folio_motion::docs::SKILL]
-            } else {
-                Vec::new()
-            },
+            skills: self.module_skills(),
             ..EnvOptions::default()
         }
+    }
+
+    /// The skills of the registered modules that bring one (only what a script can import).
+    fn module_skills(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+        let registry = self.engine.registry();
+        [("media", folio_media::modules::SKILL), ("motion", folio_motion::docs::SKILL)]
+            .into_iter()
+            .filter(|(module, _)| registry.get(module).is_some())
+            .map(|(_, skill)| skill)
+            .collect()
     }
 
     /// The doctor's rows of this start.

@@ -118,3 +118,33 @@ pub fn media_module(host: Arc<MediaHost>, rows: &[Row]) -> NativeModule {
 pub const MEDIA_DTS: &str = include_str!("media.d.ts");
 /// The module's README (`/std/media/README.md`), before the "On this host" section.
 pub const MEDIA_README: &str = include_str!("media.md");
+
+/// The skill `media-files`: (name, summary, body) — how to work with recordings and clips, and
+/// how to put a voice-over under a rendered animation.
+pub const SKILL: (&str, &str, &str) = (
+    "media-files",
+    "Working with audio and video (env:media): look first, cut, join, convert, narrate.",
+    r#"# Media files: describe first, then one call per step
+
+1. `describe(path)` first: duration, streams (codec, size, fps, channels), so you cut at real times and know whether there is audio.
+2. Look before you cut: `thumbnail(path, '/tmp/t.jpg', 61.5)` or `contactSheet(path, '/tmp/sheet.png', {count: 12})`, then `view_image` it.
+3. Do one step per call and keep intermediates in `/tmp`; only the deliverable goes to `/out`.
+
+```js
+import { describe, clip, concat, mixAudio, speak } from 'env:media';
+export default async function main() {
+  const d = await describe('/in/all-hands.mp4');
+  await clip('/in/all-hands.mp4', '/tmp/q3.mp4', { start: 754, end: 1312 });
+  await speak('Revenue grew nine percent in the third quarter.', '/tmp/voice.wav');
+  const r = await mixAudio('/tmp/q3.mp4', '/tmp/voice.wav', '/out/q3-narrated.mp4', { offset: 2, duck: true });
+  return { duration: d.duration, out: r };
+}
+```
+
+Costly mistakes:
+- Cutting without `describe`: times past the end and a missing audio stream fail; `describe` says both up front.
+- Re-encoding what `concat` can copy: clips with the same codecs are joined by stream copy (fast, lossless); mixed ones are re-encoded.
+- `speak` needs the host's speech engine; `capabilities()` says whether it is there.
+- Long media takes long: each call is estimated from the media's duration and refused up front when it would outlive the run — split the work.
+"#,
+);

@@ -39,6 +39,8 @@ fn a_script_renders_a_still_and_a_video_into_the_tree() {
     // /skills teaches the still-first loop, and /std documents the module with this host's facts.
     let skill = env.tree().read(&VPath::parse("/skills/motion-scenes.md").unwrap()).unwrap();
     assert!(String::from_utf8_lossy(&skill).contains("still"));
+    let index = String::from_utf8(env.tree().read(&VPath::parse("/skills/README.md").unwrap()).unwrap()).unwrap();
+    assert!(index.contains("/skills/motion-scenes.md") && index.contains("/skills/media-files.md"), "{index}");
     let readme = String::from_utf8(env.tree().read(&VPath::parse("/std/motion/README.md").unwrap()).unwrap()).unwrap();
     assert!(readme.contains("Browser: available"), "{readme}");
     assert!(!readme.contains("/usr/bin"), "a host path reached the agent's docs: {readme}");
