@@ -199,11 +199,7 @@ impl HostBuilder {
 /// env:motion's browser and encoder as the host's paths see them.
 fn motion_host(host: &HostPaths) -> MotionHost {
     let env = |k: &str| host.env.get(k).cloned();
-    let platform = match host.platform {
-        folio_render::Platform::Linux => folio_motion::discovery::Platform::Linux,
-        folio_render::Platform::MacOs => folio_motion::discovery::Platform::MacOs,
-        folio_render::Platform::Windows => folio_motion::discovery::Platform::Windows,
-    };
+    let platform = media::platform(host);
     let browser = folio_motion::discovery::locate(platform, None, &env, host.system);
     MotionHost::new(browser, media::with_search(host, |s| folio_media::Ffmpeg::discover_with(s, None).ok()), platform)
 }

@@ -11,7 +11,8 @@ use folio_media::{MediaHost, Platform};
 use folio_render::doctor::Probe;
 use folio_render::{Capability, HostPaths};
 
-fn platform(host: &HostPaths) -> Platform {
+/// folio-media's (and folio-motion's) name for the platform `host` describes.
+pub(crate) fn platform(host: &HostPaths) -> Platform {
     match host.platform {
         folio_render::Platform::Linux => Platform::Linux,
         folio_render::Platform::MacOs => Platform::MacOs,

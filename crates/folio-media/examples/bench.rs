@@ -22,8 +22,16 @@ use folio_media::{Ffmpeg, MediaHost};
 use folio_script::{Engine, ModuleRegistry, RunOptions, RunValue, ScriptLimits, TreeFs};
 use folio_vfs::{MemTree, Tree, VPath};
 
+/// Ends the benchmark with what went wrong and the fix, instead of a panic's backtrace.
+fn or_fail<T, E: std::fmt::Display>(r: Result<T, E>, what: &str) -> T {
+    r.unwrap_or_else(|e| {
+        eprintln!("bench: {what}: {e}");
+        std::process::exit(1)
+    })
+}
+
 fn vp(s: &str) -> VPath {
-    VPath::parse(s).unwrap()
+    or_fail(VPath::parse(s), s)
 }
 
 fn env_num(key: &str, default: u64) -> u64 {
@@ -31,11 +39,9 @@ fn env_num(key: &str, default: u64) -> u64 {
 }
 
 fn ffmpeg(ff: &Ffmpeg, args: &[&str]) {
-    let out = Command::new(ff.path())
-        .args(["-hide_banner", "-nostdin", "-y", "-loglevel", "error"])
-        .args(args)
-        .output()
-        .unwrap();
+    let out =
+        Command::new(ff.path()).args(["-hide_banner", "-nostdin", "-y", "-loglevel", "error"]).args(args).output();
+    let out = or_fail(out, &format!("running {}", ff.path().display()));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
@@ -46,7 +52,7 @@ struct Bench {
 
 impl Bench {
     fn run(&self, src: &str) -> (serde_json::Value, Duration) {
-        self.tree.write(&vp("/scripts/bench.js"), src.as_bytes()).unwrap();
+        or_fail(self.tree.write(&vp("/scripts/bench.js"), src.as_bytes()), "writing the bench script");
         let start = Instant::now();
         let res = self.engine.run_blocking(
             Arc::new(TreeFs::new(self.tree.clone())),
@@ -65,9 +71,9 @@ impl Bench {
 fn main() {
     let secs = env_num("BENCH_SECS", 60);
     let describes = env_num("BENCH_DESCRIBES", 20) as usize;
-    let ff = Ffmpeg::discover(None).expect("ffmpeg is needed: scripts/install.sh installs it");
-    let ffprobe = ff.ffprobe().expect("ffprobe is needed").to_path_buf();
-    let work = tempfile::tempdir().unwrap();
+    let ff = or_fail(Ffmpeg::discover(None), "ffmpeg is needed (scripts/install.sh installs it)");
+    let ffprobe = or_fail(ff.require_ffprobe(), "ffprobe is needed (scripts/install.sh installs it)").to_path_buf();
+    let work = or_fail(tempfile::tempdir(), "a temporary directory");
     let source = work.path().join("source.mp4");
     let made = Instant::now();
     ffmpeg(

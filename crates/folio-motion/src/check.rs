@@ -67,7 +67,7 @@ pub struct TestReport {
 /// Renders the built-in scene into `dir` (`folio-render-test.png`, `folio-render-test.mp4`).
 pub fn render_test(dir: &Path) -> Result<TestReport, MotionError> {
     let found = crate::discovery::find(None)
-        .ok_or(MotionError::NoBrowser(crate::discovery::Platform::current().install_hint()))?;
+        .ok_or(MotionError::NoBrowser(crate::discovery::install_hint(crate::discovery::Platform::current())))?;
     let ffmpeg = folio_media::Ffmpeg::discover(None).map_err(|e| MotionError::Encode(e.to_string()))?;
     let pool = Pool::new(found.clone(), DEFAULT_IDLE);
     let go = |out: &str, args: serde_json::Value, still: bool| {

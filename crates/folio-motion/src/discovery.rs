@@ -9,36 +9,15 @@
 
 use std::path::{Path, PathBuf};
 
-/// The platforms discovery knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Platform {
-    /// Debian, Ubuntu, Fedora, …
-    Linux,
-    /// macOS.
-    MacOs,
-    /// Windows.
-    Windows,
-}
+/// The platforms discovery knows: folio-media's, so the host maps its view of the machine once.
+pub use folio_media::Platform;
 
-impl Platform {
-    /// The platform this binary was built for.
-    pub fn current() -> Platform {
-        if cfg!(target_os = "macos") {
-            Platform::MacOs
-        } else if cfg!(windows) {
-            Platform::Windows
-        } else {
-            Platform::Linux
-        }
-    }
-
-    /// The command that installs a browser Folio can drive.
-    pub fn install_hint(self) -> &'static str {
-        match self {
-            Platform::Linux => "sudo apt-get install chromium-headless-shell",
-            Platform::MacOs => "brew install --cask chromium (or install Google Chrome)",
-            Platform::Windows => "winget install Google.Chrome",
-        }
+/// The command that installs a browser Folio can drive on `platform`.
+pub fn install_hint(platform: Platform) -> &'static str {
+    match platform {
+        Platform::Linux => "sudo apt-get install chromium-headless-shell",
+        Platform::MacOs => "brew install --cask chromium (or install Google Chrome)",
+        Platform::Windows => "winget install Google.Chrome",
     }
 }
 

@@ -52,7 +52,7 @@ pub fn rows(browser: &Result<Found, NotFound>, platform: Platform) -> Vec<Row> {
             detail: e.to_string(),
             fix: format!(
                 "point {var} at the chromium executable, or unset it to search PATH; to install it: {}",
-                platform.install_hint()
+                crate::discovery::install_hint(platform)
             ),
         }),
         Err(e @ NotFound::Nowhere { .. }) => out.push(Row {
@@ -60,7 +60,7 @@ pub fn rows(browser: &Result<Found, NotFound>, platform: Platform) -> Vec<Row> {
             ok: false,
             required: false,
             detail: format!("{e} — env:motion cannot render"),
-            fix: format!("{} (or set FOLIO_CHROMIUM_PATH to the executable)", platform.install_hint()),
+            fix: format!("{} (or set FOLIO_CHROMIUM_PATH to the executable)", crate::discovery::install_hint(platform)),
         }),
     }
     let shell = browser.as_ref().is_ok_and(|b| b.headless_shell);

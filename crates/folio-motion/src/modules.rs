@@ -104,7 +104,9 @@ impl MotionHost {
     ) -> Result<(Vec<u8>, Value), crate::error::MotionError> {
         let a = RenderArgs::from_json(args, true)?;
         let Some(pool) = self.pool(scope) else {
-            return Err(crate::error::MotionError::NoBrowser(crate::discovery::Platform::current().install_hint()));
+            return Err(crate::error::MotionError::NoBrowser(crate::discovery::install_hint(
+                crate::discovery::Platform::current(),
+            )));
         };
         let mut sink = NoSink;
         let req = Request { files, scene: scene.to_string(), out: "/tmp/preview.png".into(), args: a, still: true };
@@ -132,9 +134,10 @@ impl MotionHost {
             return Err(format!("{out}: a still is a PNG — end the output path with .png"));
         }
         let Some(pool) = self.pool(fs.scope()) else {
-            return Err(
-                crate::error::MotionError::NoBrowser(crate::discovery::Platform::current().install_hint()).to_string()
-            );
+            return Err(crate::error::MotionError::NoBrowser(crate::discovery::install_hint(
+                crate::discovery::Platform::current(),
+            ))
+            .to_string());
         };
         let files: Arc<dyn SceneFiles> = Arc::new(TreeFiles(Arc::clone(fs)));
         let keep = a.keep_frames.clone();
@@ -191,6 +194,12 @@ impl SceneFiles for TreeFiles {
     fn read(&self, path: &str) -> Option<Vec<u8>> {
         let p = VPath::parse(path).ok()?;
         self.0.read(&p).ok()
+    }
+    fn exists(&self, path: &str) -> bool {
+        VPath::parse(path)
+            .ok()
+            .and_then(|p| self.0.stat(&p).ok().flatten())
+            .is_some_and(|s| s.kind == folio_vfs::Kind::File)
     }
 }
 

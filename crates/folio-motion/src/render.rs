@@ -94,6 +94,8 @@ struct Report {
     broken: Vec<String>,
     fonts: Vec<String>,
     refused: Vec<String>,
+    /// Why the page's own checks (broken images, missing fonts) could not run.
+    unchecked: Option<String>,
     launch: Duration,
     mount: Duration,
     capture: Duration,
@@ -285,6 +287,11 @@ fn collect_warnings(warnings: &mut Vec<String>, report: &Report, errors: &[Strin
     for e in errors.iter().take(5) {
         warnings.push(format!("the page raised an error while rendering: {e}"));
     }
+    if let Some(why) = &report.unchecked {
+        warnings.push(format!(
+            "the page could not be checked for broken images and missing fonts ({why}) — look at a still with view_image before handing the video over"
+        ));
+    }
     for url in &report.refused {
         warnings.push(format!(
             "the scene tried to reach {url}, which was refused — scenes cannot use the network; put the file in the tree and use its tree path"
@@ -443,10 +450,16 @@ impl Capture {
         report.capture = capture_start.elapsed();
         report.peak = peak.load(Ordering::SeqCst);
         if let Some(first) = tabs_back.first() {
-            let checks = first
+            let checks = match first
                 .eval("({errors: window.__folio.errors.slice(0, 5), broken: window.__folio.brokenImages(), fonts: window.__folio.missingFonts()})")
                 .await
-                .unwrap_or(Value::Null);
+            {
+                Ok(v) => v,
+                Err(e) => {
+                    report.unchecked = Some(e.to_string());
+                    Value::Null
+                }
+            };
             report.errors = first.errors();
             for e in checks["errors"].as_array().cloned().unwrap_or_default() {
                 let pe = crate::tab::page_error_from_js(&e, &site);

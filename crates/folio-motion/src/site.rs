@@ -18,6 +18,11 @@ pub const ORIGIN: &str = "http://folio.scene";
 pub trait SceneFiles: Send + Sync {
     /// The bytes of a tree file, `None` when there is none.
     fn read(&self, path: &str) -> Option<Vec<u8>>;
+    /// Whether a tree file exists (resolving an import probes several names; a tree that can
+    /// answer without reading the file should).
+    fn exists(&self, path: &str) -> bool {
+        self.read(path).is_some()
+    }
 }
 
 /// What the browser asked for, as CDP names it.
@@ -167,7 +172,7 @@ impl Site {
         if let Some(m) = self.modules.lock().ok().and_then(|m| m.get(path).cloned()) {
             return js(m.code);
         }
-        let exists = |p: &str| self.files.read(p).is_some();
+        let exists = |p: &str| self.files.exists(p);
         let resolved = if exists(path) && Path::new(path).extension().is_some() {
             Some(path.to_string())
         } else {
