@@ -28,7 +28,7 @@ use crate::pagepng::{self, RgbRows};
 pub struct PdfEngine {
     pdfium: Pdfium,
     path: PathBuf,
-    lock: Mutex<()>,
+    pub(crate) lock: Mutex<()>,
 }
 
 static ENGINE: Mutex<Option<Arc<PdfEngine>>> = Mutex::new(None);
@@ -95,7 +95,7 @@ impl PdfEngine {
         &self.path
     }
 
-    fn open<'a>(&'a self, name: &str, bytes: &'a [u8]) -> Result<PdfDocument<'a>> {
+    pub(crate) fn open<'a>(&'a self, name: &str, bytes: &'a [u8]) -> Result<PdfDocument<'a>> {
         self.pdfium.load_pdf_from_byte_slice(bytes, None).map_err(|e| classify(name, e))
     }
 
