@@ -90,6 +90,6 @@ pub fn extract(engine: &PdfEngine, path: &str, bytes: &[u8], pages: Option<&[u32
             scanned.join(", ")
         )
     });
-    let text = per_page.iter().map(|p| format!("--- page {} ---\n{}", p.page, p.text.trim_end())).collect::<Vec<_>>().join("\n\f\n");
+    let text = per_page.iter().map(|p| format!("--- page {} ---\n{}", p.page, p.text.trim_end())).collect::<Vec<_>>().join("\n\u{c}\n");
     Ok(Extracted { pages: count, kind, text, per_page, note })
 }
