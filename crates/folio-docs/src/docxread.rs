@@ -35,7 +35,8 @@ fn damaged(path: &str, detail: impl Into<String>) -> DocsError {
     DocsError::Damaged {
         path: path.to_string(),
         detail: detail.into(),
-        fix: "open it in Word or LibreOffice and save it again as .docx, or ask the person for an undamaged copy".into(),
+        fix: "open it in Word or LibreOffice and save it again as .docx, or ask the person for an undamaged copy"
+            .into(),
     }
 }
 
@@ -52,7 +53,8 @@ impl Package {
         if !bytes.starts_with(b"PK") {
             return Err(damaged(path, "is not a ZIP package (a .docx starts with PK)"));
         }
-        let mut zip = ZipArchive::new(Cursor::new(bytes)).map_err(|e| damaged(path, format!("its ZIP structure is broken ({e})")))?;
+        let mut zip = ZipArchive::new(Cursor::new(bytes))
+            .map_err(|e| damaged(path, format!("its ZIP structure is broken ({e})")))?;
         for i in 0..zip.len() {
             let f = zip.by_index_raw(i).map_err(|e| damaged(path, format!("ZIP entry {i} is unreadable ({e})")))?;
             let name = f.name().map(|n| n.to_string()).unwrap_or_else(|_| format!("#{i}"));
@@ -85,7 +87,10 @@ impl Package {
         let mut f = self.zip.by_name(name).map_err(|e| damaged(&path, format!("entry {name} cannot be read ({e})")))?;
         let limit = cap.min(f.compressed_size().saturating_mul(MAX_RATIO).max(1 << 20));
         let mut out = Vec::new();
-        (&mut f).take(limit + 1).read_to_end(&mut out).map_err(|e| damaged(&path, format!("entry {name} does not inflate ({e})")))?;
+        (&mut f)
+            .take(limit + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| damaged(&path, format!("entry {name} does not inflate ({e})")))?;
         if out.len() as u64 > limit {
             return Err(bomb(&path, name, out.len() as u64, limit));
         }
@@ -102,7 +107,9 @@ impl Package {
 fn bomb(path: &str, name: &str, size: u64, cap: u64) -> DocsError {
     DocsError::Refused {
         path: path.to_string(),
-        detail: format!("entry {name} inflates past {size} bytes, over the limit of {cap} bytes (a ZIP bomb or a damaged file)"),
+        detail: format!(
+            "entry {name} inflates past {size} bytes, over the limit of {cap} bytes (a ZIP bomb or a damaged file)"
+        ),
         fix: "this file cannot be read safely; ask for the original document".into(),
     }
 }
@@ -413,7 +420,14 @@ fn replace_paragraph(p: &str, pairs: &[(String, String)], counts: &mut [usize]) 
 }
 
 /// `docx.replaceText`: returns the new package bytes and what changed.
-pub fn replace(path: &str, bytes: Vec<u8>, pairs: &[(String, String)], parts: Parts, out_path: &str, cap: u64) -> Result<(Vec<u8>, Replaced)> {
+pub fn replace(
+    path: &str,
+    bytes: Vec<u8>,
+    pairs: &[(String, String)],
+    parts: Parts,
+    out_path: &str,
+    cap: u64,
+) -> Result<(Vec<u8>, Replaced)> {
     if pairs.is_empty() {
         return Err(invalid!("replaceText needs at least one {{find: replace}} pair"));
     }
@@ -445,7 +459,8 @@ pub fn replace(path: &str, bytes: Vec<u8>, pairs: &[(String, String)], parts: Pa
         }
     }
     let total: usize = counts.iter().sum();
-    let unmatched: Vec<String> = pairs.iter().zip(&counts).filter(|(_, c)| **c == 0).map(|((f, _), _)| f.clone()).collect();
+    let unmatched: Vec<String> =
+        pairs.iter().zip(&counts).filter(|(_, c)| **c == 0).map(|((f, _), _)| f.clone()).collect();
     if total == 0 {
         return Err(DocsError::NoMatch(format!(
             "replaceText: none of {} was found in {path} — hint: matching is literal and case-sensitive within one paragraph; check the text with docx.extractText",
@@ -459,7 +474,8 @@ pub fn replace(path: &str, bytes: Vec<u8>, pairs: &[(String, String)], parts: Pa
         if let Some((_, xml)) = rewritten.iter().find(|(n, _)| *n == name) {
             let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
             w.start_file(name.as_str(), opts).map_err(zerr)?;
-            std::io::Write::write_all(&mut w, xml.as_bytes()).map_err(|e| damaged(path, format!("rewriting failed ({e})")))?;
+            std::io::Write::write_all(&mut w, xml.as_bytes())
+                .map_err(|e| damaged(path, format!("rewriting failed ({e})")))?;
         } else {
             let f = pkg.zip.by_index_raw(i).map_err(zerr)?;
             w.raw_copy_file(f).map_err(zerr)?;

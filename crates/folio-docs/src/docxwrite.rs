@@ -98,7 +98,11 @@ fn table_xml(headers: Option<&[String]>, rows: &[Vec<String>], align: &[Align], 
             }
             out.push_str("</w:tcPr>");
             let run = Run { text, bold: header, italic: false };
-            out.push_str(&para(None, &[run], &format!("<w:spacing w:before=\"40\" w:after=\"40\"/><w:jc w:val=\"{jc}\"/>")));
+            out.push_str(&para(
+                None,
+                &[run],
+                &format!("<w:spacing w:before=\"40\" w:after=\"40\"/><w:jc w:val=\"{jc}\"/>"),
+            ));
             out.push_str("</w:tc>");
         }
         out.push_str("</w:tr>");
@@ -139,15 +143,20 @@ pub fn write_docx(doc: &Doc) -> Result<Vec<u8>> {
             Block::Paragraph(runs) => body.push_str(&para(None, runs, "")),
             Block::Bullets(items) => {
                 for item in items {
-                    let ppr = format!("<w:numPr><w:ilvl w:val=\"{}\"/><w:numId w:val=\"1\"/></w:numPr>", item.indent.min(8));
+                    let ppr =
+                        format!("<w:numPr><w:ilvl w:val=\"{}\"/><w:numId w:val=\"1\"/></w:numPr>", item.indent.min(8));
                     body.push_str(&para(Some("ListBullet"), &item.runs, &ppr));
                 }
             }
-            Block::Table { headers, rows, align } => body.push_str(&table_xml(headers.as_deref(), rows, align, text_width)),
+            Block::Table { headers, rows, align } => {
+                body.push_str(&table_xml(headers.as_deref(), rows, align, text_width))
+            }
             Block::Image { source, width, height } => {
                 let place = format!("content[{i}]");
                 let ImageSource::Bytes(bytes) = source else {
-                    return Err(invalid!("{place}: the image was not read before writing — hint: report this as a bug"));
+                    return Err(invalid!(
+                        "{place}: the image was not read before writing — hint: report this as a bug"
+                    ));
                 };
                 let pic = image::probe(&place, bytes)?;
                 let aspect = pic.height as f32 / pic.width as f32;
@@ -218,7 +227,10 @@ pub fn write_docx(doc: &Doc) -> Result<Vec<u8>> {
     );
     parts.push(("word/_rels/document.xml.rels".into(), doc_rels.into_bytes()));
     if let Some(h) = &doc.header {
-        let x = format!("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<w:hdr {NS}>{}</w:hdr>", para(Some("Header"), &[Run::plain(h.clone())], ""));
+        let x = format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<w:hdr {NS}>{}</w:hdr>",
+            para(Some("Header"), &[Run::plain(h.clone())], "")
+        );
         parts.push(("word/header1.xml".into(), x.into_bytes()));
     }
     if has_footer {
@@ -245,9 +257,11 @@ pub fn zip_parts(parts: &[(String, Vec<u8>)]) -> Result<Vec<u8>> {
     let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let io = |e: std::io::Error| DocsError::Invalid(format!("writing the DOCX package failed: {e}"));
     for (name, bytes) in parts {
-        let method = if name.starts_with("word/media/") { CompressionMethod::Stored } else { CompressionMethod::Deflated };
+        let method =
+            if name.starts_with("word/media/") { CompressionMethod::Stored } else { CompressionMethod::Deflated };
         let opts = SimpleFileOptions::default().compression_method(method);
-        zip.start_file(name.as_str(), opts).map_err(|e| DocsError::Invalid(format!("writing the DOCX package failed: {e}")))?;
+        zip.start_file(name.as_str(), opts)
+            .map_err(|e| DocsError::Invalid(format!("writing the DOCX package failed: {e}")))?;
         zip.write_all(bytes).map_err(io)?;
     }
     let cursor = zip.finish().map_err(|e| DocsError::Invalid(format!("writing the DOCX package failed: {e}")))?;
@@ -255,7 +269,8 @@ pub fn zip_parts(parts: &[(String, Vec<u8>)]) -> Result<Vec<u8>> {
 }
 
 fn core_xml(doc: &Doc) -> String {
-    let field = |tag: &str, v: &Option<String>| v.as_ref().map(|s| format!("<{tag}>{}</{tag}>", esc(s))).unwrap_or_default();
+    let field =
+        |tag: &str, v: &Option<String>| v.as_ref().map(|s| format!("<{tag}>{}</{tag}>", esc(s))).unwrap_or_default();
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<cp:coreProperties xmlns:cp=\"http://schemas.openxmlformats.org/package/2006/metadata/core-properties\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:dcterms=\"http://purl.org/dc/terms/\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">{}{}{}</cp:coreProperties>",
         field("dc:title", &doc.title),
@@ -267,7 +282,7 @@ fn core_xml(doc: &Doc) -> String {
 fn numbering_xml() -> String {
     let mut levels = String::new();
     for l in 0..9u32 {
-        let mark = if l % 2 == 0 { "•" } else { "–" };
+        let mark = if l.is_multiple_of(2) { "•" } else { "–" };
         levels.push_str(&format!(
             "<w:lvl w:ilvl=\"{l}\"><w:start w:val=\"1\"/><w:numFmt w:val=\"bullet\"/><w:lvlText w:val=\"{mark}\"/><w:lvlJc w:val=\"left\"/><w:pPr><w:ind w:left=\"{}\" w:hanging=\"280\"/></w:pPr></w:lvl>",
             360 + l * 320

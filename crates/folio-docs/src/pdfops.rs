@@ -92,7 +92,7 @@ fn inherited<'a>(doc: &'a Document, page: ObjectId, key: &[u8]) -> Option<&'a Ob
     None
 }
 
-fn page_size(doc: &Document, page: ObjectId) -> [f32; 2] {
+fn page_size(doc: &Document, page: ObjectId) -> [f64; 2] {
     let nums = inherited(doc, page, b"MediaBox")
         .and_then(|o| o.as_array().ok())
         .map(|a| a.iter().map(|v| resolve(doc, v).as_float().unwrap_or(0.0)).collect::<Vec<_>>())
@@ -100,7 +100,7 @@ fn page_size(doc: &Document, page: ObjectId) -> [f32; 2] {
     let (w, h) = if nums.len() == 4 { ((nums[2] - nums[0]).abs(), (nums[3] - nums[1]).abs()) } else { (612.0, 792.0) };
     let rot = inherited(doc, page, b"Rotate").and_then(|o| o.as_i64().ok()).unwrap_or(0);
     let (w, h) = if rot.rem_euclid(180) == 90 { (h, w) } else { (w, h) };
-    [(w * 100.0).round() / 100.0, (h * 100.0).round() / 100.0]
+    [(f64::from(w) * 100.0).round() / 100.0, (f64::from(h) * 100.0).round() / 100.0]
 }
 
 /// `pdf.describe`: never refuses an encrypted file, reports it.
@@ -112,19 +112,31 @@ pub fn describe(path: &str, bytes: &[u8]) -> Result<Value> {
             let mut v = base;
             v["encrypted"] = json!(true);
             v["needsPassword"] = json!(true);
-            v["note"] = json!("encrypted with a password: ask for a decrypted copy (qpdf --decrypt --password=… in.pdf out.pdf)");
+            v["note"] = json!(
+                "encrypted with a password: ask for a decrypted copy (qpdf --decrypt --password=… in.pdf out.pdf)"
+            );
             return Ok(v);
         }
         Err(e) => return Err(damaged(path, format!("lopdf cannot parse it ({e})"))),
     };
     let pages = doc.get_pages();
-    let sizes: Vec<[f32; 2]> = pages.values().take(200).map(|id| page_size(&doc, *id)).collect();
+    let sizes: Vec<[f64; 2]> = pages.values().take(200).map(|id| page_size(&doc, *id)).collect();
     let mut v = base;
     v["pages"] = json!(pages.len());
     v["pageSizes"] = json!(sizes);
     let info = doc.trailer.get(b"Info").ok().map(|o| resolve(&doc, o)).and_then(|o| o.as_dict().ok());
-    for (key, name) in [("title", "Title"), ("author", "Author"), ("subject", "Subject"), ("creator", "Creator"), ("producer", "Producer")] {
-        let val = info.and_then(|d| d.get(name.as_bytes()).ok()).map(|o| resolve(&doc, o)).and_then(|o| o.as_str().ok()).map(text_string);
+    for (key, name) in [
+        ("title", "Title"),
+        ("author", "Author"),
+        ("subject", "Subject"),
+        ("creator", "Creator"),
+        ("producer", "Producer"),
+    ] {
+        let val = info
+            .and_then(|d| d.get(name.as_bytes()).ok())
+            .map(|o| resolve(&doc, o))
+            .and_then(|o| o.as_str().ok())
+            .map(text_string);
         v[key] = json!(val);
     }
     v["encrypted"] = json!(doc.is_encrypted() || doc.trailer.get(b"Encrypt").is_ok());
@@ -149,7 +161,8 @@ pub fn parse_pages(spec: &Value, count: u32) -> Result<Vec<u32>> {
                 let bad = || invalid!("pages {s:?}: {part:?} is not a page or a range like 2-5");
                 if let Some((a, b)) = part.split_once('-') {
                     let a: u64 = a.trim().parse().map_err(|_| bad())?;
-                    let b: u64 = if b.trim().is_empty() { u64::from(count) } else { b.trim().parse().map_err(|_| bad())? };
+                    let b: u64 =
+                        if b.trim().is_empty() { u64::from(count) } else { b.trim().parse().map_err(|_| bad())? };
                     if a > b {
                         return Err(bad());
                     }
@@ -206,7 +219,8 @@ pub fn rotate(path: &str, bytes: &[u8], degrees: i64, pages: Option<&Value>) -> 
     for n in &chosen {
         let Some(id) = all.get(n).copied() else { continue };
         let now = inherited(&doc, id, b"Rotate").and_then(|o| o.as_i64().ok()).unwrap_or(0);
-        let dict = doc.get_dictionary_mut(id).map_err(|e| damaged(path, format!("page {n} is not a dictionary ({e})")))?;
+        let dict =
+            doc.get_dictionary_mut(id).map_err(|e| damaged(path, format!("page {n} is not a dictionary ({e})")))?;
         dict.set("Rotate", Object::Integer((now + degrees).rem_euclid(360)));
     }
     Ok((save(path, &mut doc)?, chosen.len()))
@@ -244,7 +258,11 @@ pub fn set_metadata(path: &str, bytes: &[u8], meta: &Value) -> Result<Vec<u8>> {
         };
         let text = match v {
             Value::String(s) => s.clone(),
-            Value::Array(a) => a.iter().map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string)).collect::<Vec<_>>().join(", "),
+            Value::Array(a) => a
+                .iter()
+                .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
+                .collect::<Vec<_>>()
+                .join(", "),
             Value::Null => {
                 dict.remove(name.as_bytes());
                 continue;
@@ -322,8 +340,12 @@ fn acroform(doc: &Document) -> Option<Dictionary> {
 fn field_list(doc: &Document, form: &Dictionary) -> Vec<(String, ObjectId, Dictionary)> {
     let mut out = Vec::new();
     let Ok(fields) = form.get(b"Fields").map(|o| resolve(doc, o)).and_then(Object::as_array) else { return out };
-    let mut stack: Vec<(ObjectId, String, Dictionary, u32)> =
-        fields.iter().rev().filter_map(|f| f.as_reference().ok()).map(|id| (id, String::new(), Dictionary::new(), 0)).collect();
+    let mut stack: Vec<(ObjectId, String, Dictionary, u32)> = fields
+        .iter()
+        .rev()
+        .filter_map(|f| f.as_reference().ok())
+        .map(|id| (id, String::new(), Dictionary::new(), 0))
+        .collect();
     while let Some((id, prefix, inherited_keys, depth)) = stack.pop() {
         let Ok(d) = doc.get_dictionary(id) else { continue };
         if depth > 32 || out.len() > 5000 {
@@ -407,7 +429,9 @@ pub fn read_form(path: &str, bytes: &[u8]) -> Result<Value> {
         .collect();
     let mut v = json!({"fields": fields, "xfa": xfa});
     if xfa {
-        v["note"] = json!("this form also carries XFA; fillForm refuses it unless {allowXfa: true}, and viewers that prefer XFA may not show AcroForm values");
+        v["note"] = json!(
+            "this form also carries XFA; fillForm refuses it unless {allowXfa: true}, and viewers that prefer XFA may not show AcroForm values"
+        );
     }
     Ok(v)
 }
@@ -471,11 +495,17 @@ pub fn fill_form(path: &str, bytes: &[u8], values: &Value, allow_xfa: bool) -> R
                 set_as(&mut doc, *id, s.as_bytes());
                 Object::Name(s.as_bytes().to_vec())
             }
-            ("button" | "signature", _) => return Err(invalid!("fillForm: field {name:?} is a {kind} and takes no value")),
+            ("button" | "signature", _) => {
+                return Err(invalid!("fillForm: field {name:?} is a {kind} and takes no value"));
+            }
             (_, Value::String(s)) => pdf_string(s),
             (_, Value::Number(n)) => pdf_string(&n.to_string()),
             (_, Value::Bool(b)) => pdf_string(if *b { "Yes" } else { "Off" }),
-            (_, other) => return Err(invalid!("fillForm: the value for {name:?} must be a string, number or boolean, not {other}")),
+            (_, other) => {
+                return Err(invalid!(
+                    "fillForm: the value for {name:?} must be a string, number or boolean, not {other}"
+                ));
+            }
         };
         let d = doc.get_dictionary_mut(*id).map_err(|e| damaged(path, format!("field {name:?} is broken ({e})")))?;
         d.set("V", value);
@@ -490,7 +520,11 @@ pub fn fill_form(path: &str, bytes: &[u8], values: &Value, allow_xfa: bool) -> R
                 }
             }
             Err(_) => {
-                let root = doc.trailer.get(b"Root").and_then(Object::as_reference).map_err(|e| damaged(path, e.to_string()))?;
+                let root = doc
+                    .trailer
+                    .get(b"Root")
+                    .and_then(Object::as_reference)
+                    .map_err(|e| damaged(path, e.to_string()))?;
                 if let Ok(Object::Dictionary(af)) = doc.get_dictionary_mut(root).and_then(|c| c.get_mut(b"AcroForm")) {
                     af.set("NeedAppearances", true);
                 }

@@ -79,17 +79,24 @@ pub fn extract(engine: &PdfEngine, path: &str, bytes: &[u8], pages: Option<&[u32
         .collect();
     let first = per_page.first().map(|p| p.kind);
     let kind = match first {
-        Some(k) if per_page.iter().all(|p| p.kind == k) => serde_json::to_value(k).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+        Some(k) if per_page.iter().all(|p| p.kind == k) => {
+            serde_json::to_value(k).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+        }
         Some(_) => "mixed".into(),
         None => "empty".into(),
     };
-    let scanned: Vec<String> = per_page.iter().filter(|p| p.kind == PageKind::Scanned).map(|p| p.page.to_string()).collect();
+    let scanned: Vec<String> =
+        per_page.iter().filter(|p| p.kind == PageKind::Scanned).map(|p| p.page.to_string()).collect();
     let note = (!scanned.is_empty()).then(|| {
         format!(
             "page(s) {} look scanned (images, little or no text): read them with env:ocr, or render them with env:render and view_image them",
             scanned.join(", ")
         )
     });
-    let text = per_page.iter().map(|p| format!("--- page {} ---\n{}", p.page, p.text.trim_end())).collect::<Vec<_>>().join("\n\u{c}\n");
+    let text = per_page
+        .iter()
+        .map(|p| format!("--- page {} ---\n{}", p.page, p.text.trim_end()))
+        .collect::<Vec<_>>()
+        .join("\n\u{c}\n");
     Ok(Extracted { pages: count, kind, text, per_page, note })
 }

@@ -231,7 +231,7 @@ impl Layout<'_> {
         let lead = BODY * LINE;
         self.room(lead);
         let baseline = self.y - (lead - BODY) / 2.0 - self.fonts[0].ascent(BODY) * 0.8;
-        let mark = if item.indent % 2 == 0 { "•" } else { "–" };
+        let mark = if item.indent.is_multiple_of(2) { "•" } else { "–" };
         self.text_op(0, BODY, x + 2.0, baseline, mark, 0.0);
         self.paragraph(&item.runs, BODY, x + 14.0, (self.width - indent - 14.0).max(40.0), 0.0);
     }

@@ -1,0 +1,46 @@
+//! The `describe` handler for folio-env's registry: PDFs by `%PDF` magic and `.pdf`, DOCX by
+//! extension only (`PK` is shared with every Office format), summarised with page or word
+//! counts for `describe` and `ls`.
+
+use folio_env::{FileHandler, Magic};
+use folio_vfs::VPath;
+
+use crate::docxread::{self, DEFAULT_CAP};
+use crate::pdfops;
+
+/// PDFs and Word documents, marked "open with env:documents".
+#[derive(Debug, Default)]
+pub struct DocumentsHandler;
+
+impl DocumentsHandler {
+    /// The handler.
+    pub fn new() -> DocumentsHandler {
+        DocumentsHandler
+    }
+}
+
+impl FileHandler for DocumentsHandler {
+    fn module(&self) -> &str {
+        "documents"
+    }
+    fn description(&self) -> &str {
+        "PDF and Word documents: pages, sizes, metadata, forms; paragraphs, words, headings; create, read, merge, split, fill, replace"
+    }
+    fn extensions(&self) -> Vec<String> {
+        vec![".pdf".into(), ".docx".into()]
+    }
+    fn magic(&self) -> Vec<Magic> {
+        vec![Magic { offset: 0, bytes: b"%PDF".to_vec() }]
+    }
+    fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
+        let name = path.as_str();
+        let mut v = if bytes.starts_with(b"%PDF") || name.to_ascii_lowercase().ends_with(".pdf") {
+            pdfops::describe(name, bytes).map_err(|e| e.to_string())?
+        } else {
+            serde_json::to_value(docxread::describe(name, bytes.to_vec(), DEFAULT_CAP).map_err(|e| e.to_string())?)
+                .map_err(|e| e.to_string())?
+        };
+        v["kind"] = serde_json::json!("document");
+        Ok(v)
+    }
+}

@@ -1,0 +1,66 @@
+//! Every PDF and DOCX of the corpus is described and read, or refused with a named error.
+
+use folio_docs::{DocsError, docxread, pdfops, pdftext};
+
+use super::common::*;
+
+#[test]
+fn every_corpus_document_is_described_and_read_or_refused_by_name() {
+    let Some(dir) = corpus() else { return };
+    let r = renderer();
+    let engine = r.pdfium().map_err(|e| eprintln!("text extraction skipped: {e}")).ok();
+    let mut seen = 0;
+    let mut lines = Vec::new();
+    for sub in ["pdf", "documents", "hostile"] {
+        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else { continue };
+        let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for path in paths {
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
+            if !matches!(ext.as_str(), "pdf" | "docx") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            seen += 1;
+            let started = std::time::Instant::now();
+            let result: Result<String, DocsError> = if ext == "pdf" {
+                pdfops::describe(&name, &bytes).and_then(|d| match &engine {
+                    Some(e) if d["encrypted"] != true => {
+                        let pages = d["pages"].as_u64().unwrap_or(0).min(5) as u32;
+                        let want: Vec<u32> = (1..=pages).collect();
+                        pdftext::extract(e, &name, &bytes, Some(&want))
+                            .map(|t| format!("{} pages, first 5 {}", d["pages"], t.kind))
+                    }
+                    _ => Ok(format!("{} pages, encrypted {}", d["pages"], d["encrypted"])),
+                })
+            } else {
+                docxread::describe(&name, bytes, docxread::DEFAULT_CAP)
+                    .map(|d| format!("{} paragraphs, {} words", d.paragraphs, d.words))
+            };
+            let ms = started.elapsed().as_millis();
+            match result {
+                Ok(summary) => lines.push(format!("{sub}/{name}: {summary} ({ms} ms)")),
+                Err(e) => {
+                    let named = matches!(
+                        e,
+                        DocsError::Encrypted { .. }
+                            | DocsError::Damaged { .. }
+                            | DocsError::Refused { .. }
+                            | DocsError::Render(_)
+                    );
+                    let msg = e.to_string();
+                    assert!(
+                        named && (msg.contains(" — hint: ") || matches!(e, DocsError::Render(_))),
+                        "{sub}/{name}: unnamed error {msg}"
+                    );
+                    lines.push(format!("{sub}/{name}: refused: {msg}"));
+                }
+            }
+        }
+    }
+    for l in &lines {
+        eprintln!("{l}");
+    }
+    assert!(seen >= 20, "the corpus holds at least 20 PDFs and DOCX files, saw {seen}");
+}

@@ -1,0 +1,5 @@
+mod common;
+mod corpus;
+mod create;
+mod edit;
+mod hostile;
