@@ -40,6 +40,8 @@ export namespace pdf {
   function extractPages(input: string, out: string, pages: string | number[]): Promise<{ path: string; pages: number[] }>;
   /** Rotates pages (all by default) by a multiple of 90 degrees. */
   function rotate(input: string, out: string, degrees: number, pages?: string | number[]): Promise<{ path: string; rotated: number }>;
+  /** Draws a text stamp or watermark (DejaVu Sans; 'center' is rotated 45° by default). */
+  function stamp(input: string, out: string, opts: { text: string; position?: 'center' | 'top-left' | 'top' | 'top-right' | 'bottom-left' | 'bottom' | 'bottom-right'; size?: number; opacity?: number; rotate?: number; pages?: string | number[] }): Promise<{ path: string; stamped: number }>;
   /** Sets title, author, subject, keywords, creator, producer; writes `out` (default: in place). */
   function setMetadata(input: string, meta: { title?: string; author?: string; subject?: string; keywords?: string | string[]; creator?: string; producer?: string }, out?: string): Promise<{ path: string }>;
   /** AcroForm fields. */

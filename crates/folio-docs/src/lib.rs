@@ -40,6 +40,7 @@ pub mod image;
 pub mod ops;
 pub mod pdffont;
 pub mod pdfops;
+pub mod pdfstamp;
 pub mod pdftext;
 pub mod pdfwrite;
 pub mod spec;

@@ -53,6 +53,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { name: "pdf_split", writes: true, run: pdf_split },
     Binding { name: "pdf_extractPages", writes: true, run: pdf_extract_pages },
     Binding { name: "pdf_rotate", writes: true, run: pdf_rotate },
+    Binding { name: "pdf_stamp", writes: true, run: pdf_stamp },
     Binding { name: "pdf_setMetadata", writes: true, run: pdf_set_metadata },
     Binding { name: "pdf_readForm", writes: false, run: pdf_read_form },
     Binding { name: "pdf_fillForm", writes: true, run: pdf_fill_form },
@@ -190,6 +191,15 @@ fn pdf_rotate(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let (bytes, n) = pdfops::rotate(path, &read(call, path)?, degrees, args.get(3))?;
     write(call, out, &bytes)?;
     Ok(json!({"path": out, "rotated": n}))
+}
+
+fn pdf_stamp(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+    let path = arg_str(args, 0, "input path")?;
+    let out = arg_str(args, 1, "output path")?;
+    let opts = args.get(2).unwrap_or(&Value::Null);
+    let (bytes, n) = crate::pdfstamp::stamp(path, &read(call, path)?, opts)?;
+    write(call, out, &bytes)?;
+    Ok(json!({"path": out, "stamped": n}))
 }
 
 fn pdf_set_metadata(call: &Call<'_>, args: &[Value]) -> Result<Value> {

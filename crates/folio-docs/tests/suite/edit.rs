@@ -22,10 +22,12 @@ export default async function main() {
   const rot = await pdf.rotate('/out/a.pdf', '/out/rot.pdf', 90, [2]);
   await pdf.setMetadata('/out/a.pdf', { title: 'Отчёт', keywords: ['q3', 'sales'] }, '/out/meta.pdf');
   const d = await describe('/out/rot.pdf');
+  const st = await pdf.stamp('/out/a.pdf', '/out/stamped.pdf', { text: 'DRAFT — ЧЕРНОВИК', position: 'center' });
+  const st2 = await pdf.stamp('/out/a.pdf', '/out/st2.pdf', { text: '売', pages: [1] }).catch(e => String(e));
   const rep = await docx.replaceText('/out/m.docx', { 'Client ACME': 'Kunde Ωmega', 'absent': 'x' }, { output: '/out/m2.docx' });
   const none = await docx.replaceText('/out/m.docx', { 'nowhere': 'x' }).catch(e => String(e));
   const text = await docx.extractText('/out/m2.docx');
-  return { merged, pick, bad, split, rot, d, rep, none, text };
+  return { merged, pick, bad, split, rot, d, st, st2, rep, none, text };
 }
 "#;
 
@@ -46,6 +48,8 @@ fn pages_are_merged_picked_split_rotated_and_metadata_set_and_docx_text_replaced
     let (tree, out) = run(&[], EDIT);
     let out = out.unwrap();
     assert_eq!(out["pick"]["pages"], json!([1, 2, 6]), "{out}");
+    assert_eq!(out["st"]["stamped"], 3, "{out}");
+    assert!(out["st2"].as_str().unwrap().contains("'売' (U+58F2)"), "{out}");
     let bad = out["bad"].as_str().unwrap();
     assert!(bad.contains("page 9 does not exist") && bad.contains("3 page(s)"), "{bad}");
     assert_eq!(out["split"]["paths"][2], "/out/parts/a-3.pdf");
@@ -61,13 +65,23 @@ fn pages_are_merged_picked_split_rotated_and_metadata_set_and_docx_text_replaced
     assert_eq!(entry(&before, "word/styles.xml"), entry(&after, "word/styles.xml"));
     if let Some(pdfinfo) = tool("pdfinfo") {
         let dir = tempfile::tempdir().unwrap();
-        for (name, pages) in [("merged", "6"), ("pick", "3"), ("rot", "3"), ("meta", "3")] {
+        for (name, pages) in [("merged", "6"), ("pick", "3"), ("rot", "3"), ("meta", "3"), ("stamped", "3")] {
             let p = dir.path().join(format!("{name}.pdf"));
             std::fs::write(&p, tree.read(&vp(&format!("/out/{name}.pdf"))).unwrap()).unwrap();
             let info = output(&pdfinfo, &[p.to_str().unwrap()]);
             assert!(info.contains(&format!("Pages:           {pages}")), "{name}: {info}");
             if name == "meta" {
                 assert!(info.contains("Title:           Отчёт") && info.contains("q3, sales"), "{info}");
+            }
+        }
+        if let Some(pdftotext) = tool("pdftotext") {
+            let p = dir.path().join("stamped.pdf");
+            for page in ["1", "3"] {
+                // Text at 45° comes out a few letters a line; compare without whitespace.
+                let text: String = output(&pdftotext, &["-f", page, "-l", page, p.to_str().unwrap(), "-"])
+                    .split_whitespace()
+                    .collect();
+                assert!(text.contains("DRAFT—ЧЕРНОВИК") && text.contains("Page"), "page {page}: {text}");
             }
         }
         let p = dir.path().join("rot.pdf");
@@ -98,4 +112,28 @@ export default async function main() {
     let name = out["name"].clone();
     let again = out["again"]["fields"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap().clone();
     assert_eq!(again["value"], "Ωmega Ltd", "{again}");
+}
+
+#[test]
+fn corpus_pdfs_from_other_producers_take_a_stamp_and_keep_their_text() {
+    let Some(dir) = corpus() else { return };
+    let Some(pdftotext) = tool("pdftotext") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["minimal-1page-pdftex.pdf", "google-docs-export.pdf", "outline-bookmarks-links.pdf"] {
+        let bytes = std::fs::read(dir.join("pdf").join(name)).unwrap();
+        let before_p = tmp.path().join(format!("before-{name}"));
+        std::fs::write(&before_p, &bytes).unwrap();
+        let before = output(&pdftotext, &[before_p.to_str().unwrap(), "-"]);
+        let opts = json!({"text": "CONFIDENTIAL Ωmega", "position": "bottom-right"});
+        let (stamped, n) = folio_docs::pdfstamp::stamp(name, &bytes, &opts).unwrap();
+        assert!(n >= 1);
+        let p = tmp.path().join(name);
+        std::fs::write(&p, stamped).unwrap();
+        let after = output(&pdftotext, &[p.to_str().unwrap(), "-"]);
+        assert!(after.contains("CONFIDENTIAL Ωmega"), "{name}: {after}");
+        let first_words: Vec<&str> = before.split_whitespace().take(5).collect();
+        for w in first_words {
+            assert!(after.contains(w), "{name} lost {w:?}");
+        }
+    }
 }
