@@ -90,6 +90,8 @@ job_kinds! {
     ArchiveEntry = "archive-entry", File, "MiB", 2.0;
     /// Spreadsheet rows read or written; cost in thousands of rows.
     SheetRows = "sheet-rows", Row, "thousand rows", 5.0;
+    /// A PDF page's text read through PDFium (env:documents extractText); cost in pages.
+    PdfText = "pdf-text", Page, "page", 2.0;
 }
 
 /// A duration as a person says it: `850 ms`, `12 s`, `3 min 5 s`.

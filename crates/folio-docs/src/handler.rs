@@ -2,20 +2,23 @@
 //! extension only (`PK` is shared with every Office format), summarised with page or word
 //! counts for `describe` and `ls`.
 
+use std::sync::Arc;
+
 use folio_env::{FileHandler, Magic};
+use folio_render::Renderer;
 use folio_vfs::VPath;
 
 use crate::docxread::{self, DEFAULT_CAP};
-use crate::pdfops;
 
 /// PDFs and Word documents, marked "open with env:documents".
-#[derive(Debug, Default)]
-pub struct DocumentsHandler;
+pub struct DocumentsHandler {
+    renderer: Arc<Renderer>,
+}
 
 impl DocumentsHandler {
-    /// The handler.
-    pub fn new() -> DocumentsHandler {
-        DocumentsHandler
+    /// The handler; `renderer`'s PDFium describes PDFs lopdf cannot.
+    pub fn new(renderer: Arc<Renderer>) -> DocumentsHandler {
+        DocumentsHandler { renderer }
     }
 }
 
@@ -35,7 +38,7 @@ impl FileHandler for DocumentsHandler {
     fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
         let name = path.as_str();
         let mut v = if bytes.starts_with(b"%PDF") || name.to_ascii_lowercase().ends_with(".pdf") {
-            pdfops::describe(name, bytes).map_err(|e| e.to_string())?
+            crate::ops::describe_pdf(&self.renderer, name, bytes).map_err(|e| e.to_string())?
         } else {
             serde_json::to_value(docxread::describe(name, bytes.to_vec(), DEFAULT_CAP).map_err(|e| e.to_string())?)
                 .map_err(|e| e.to_string())?

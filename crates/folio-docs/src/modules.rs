@@ -62,10 +62,11 @@ fn function(binding: &'static Binding, renderer: Arc<Renderer>) -> NativeFunctio
             let args = json_args(&args)?;
             let fs = GatewayFs(Arc::clone(&cx.fs));
             let cancel = cx.cancel.clone();
+            let budget = cx.budget.clone();
             let working = cx.work.begin();
             let out = tokio::task::spawn_blocking(move || {
                 let _working = working;
-                let call = Call { fs: &fs, renderer: &renderer, cap: DEFAULT_CAP };
+                let call = Call { fs: &fs, renderer: &renderer, cap: DEFAULT_CAP, budget: &budget };
                 (binding.run)(&call, &args).map_err(|e| e.to_string())
             })
             .await

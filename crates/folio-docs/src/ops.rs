@@ -31,6 +31,8 @@ pub struct Call<'a> {
     pub renderer: &'a Arc<Renderer>,
     /// The inflate cap for ZIP reads.
     pub cap: u64,
+    /// The run's budget, for long work (text of many pages).
+    pub budget: &'a folio_budget::RunBudget,
 }
 
 /// One binding.
@@ -87,15 +89,47 @@ pub fn load_spec(call: &Call<'_>, spec: &Value) -> Result<Doc> {
     Ok(doc)
 }
 
+/// `pdf.describe` with PDFium as the second reader: a file lopdf cannot parse (a broken xref
+/// PDFium repairs), one encrypted without a user password (PDFium opens it), or one where
+/// lopdf finds no pages, is described by PDFium when it is present.
+pub fn describe_pdf(renderer: &Renderer, path: &str, bytes: &[u8]) -> Result<Value> {
+    let first = pdfops::describe(path, bytes);
+    if let Ok(v) = &first
+        && v["needsPassword"] != true
+        && v["pages"].as_u64().unwrap_or(0) > 0
+    {
+        return first;
+    }
+    let Ok(engine) = renderer.pdfium() else { return first };
+    let Ok(info) = engine.describe(path, bytes) else { return first };
+    if info.page_count.unwrap_or(0) == 0 && !info.needs_password {
+        return first;
+    }
+    let meta = |k: &str| info.metadata.get(k).cloned();
+    let mut v = json!({
+        "path": path, "format": "pdf", "bytes": bytes.len(), "pages": info.page_count,
+        "pageSizes": info.page_size_pt.map(|s| vec![[f64::from(s[0]), f64::from(s[1])]]).unwrap_or_default(),
+        "title": meta("title"), "author": meta("author"), "subject": meta("subject"), "creator": meta("creator"), "producer": meta("producer"),
+        "encrypted": info.encrypted, "needsPassword": info.needs_password, "reader": "pdfium",
+    });
+    v["note"] = json!(match (&first, info.needs_password) {
+        (_, true) => "encrypted with a password: ask for a decrypted copy (qpdf --decrypt --password=… in.pdf out.pdf)".to_string(),
+        (Err(e), false) => format!("read by PDFium; editing needs a repaired copy: {e}"),
+        (Ok(_), false) if info.encrypted => "encrypted without a user password: readable, but editing is refused (qpdf --decrypt in.pdf out.pdf removes the encryption)".to_string(),
+        (Ok(_), false) => "read by PDFium; its page tree is damaged for editing".to_string(),
+    });
+    Ok(v)
+}
+
 fn describe(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let path = arg_str(args, 0, "path")?;
     let bytes = read(call, path)?;
     if bytes.starts_with(b"%PDF") {
-        pdfops::describe(path, &bytes)
+        describe_pdf(call.renderer, path, &bytes)
     } else if bytes.starts_with(b"PK") || bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
         Ok(serde_json::to_value(docxread::describe(path, bytes, call.cap)?).unwrap_or(Value::Null))
     } else if path.to_ascii_lowercase().ends_with(".pdf") {
-        pdfops::describe(path, &bytes)
+        describe_pdf(call.renderer, path, &bytes)
     } else {
         Err(invalid!(
             "{path} starts with neither %PDF nor a ZIP header — it is not a PDF or DOCX; describe it with the file tools"
@@ -114,7 +148,7 @@ fn pdf_create(call: &Call<'_>, args: &[Value]) -> Result<Value> {
 
 fn pdf_describe(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let path = arg_str(args, 0, "path")?;
-    pdfops::describe(path, &read(call, path)?)
+    describe_pdf(call.renderer, path, &read(call, path)?)
 }
 
 fn pdf_extract_text(call: &Call<'_>, args: &[Value]) -> Result<Value> {
@@ -131,7 +165,7 @@ fn pdf_extract_text(call: &Call<'_>, args: &[Value]) -> Result<Value> {
             Some(pdfops::parse_pages(spec, count)?)
         }
     };
-    let out = pdftext::extract(&engine, path, &bytes, pages.as_deref())?;
+    let out = pdftext::extract_within(&engine, call.budget, path, &bytes, pages.as_deref())?;
     Ok(serde_json::to_value(out).unwrap_or(Value::Null))
 }
 

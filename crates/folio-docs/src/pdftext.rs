@@ -3,6 +3,7 @@
 //! the document is `mixed` when its pages differ. Pages are joined with `\n\f\n`, and each page
 //! starts with a marker line `--- page N ---` so a reader can cite pages.
 
+use folio_budget::{JobKind, Plan, RunBudget};
 use folio_render::PdfEngine;
 use folio_render::text::page_texts;
 use serde::Serialize;
@@ -54,12 +55,59 @@ pub struct Extracted {
 /// The page-text threshold of the reference.
 pub const TEXT_CHARS: usize = 100;
 
-/// Extracts and classifies.
-pub fn extract(engine: &PdfEngine, path: &str, bytes: &[u8], pages: Option<&[u32]>) -> Result<Extracted> {
-    let (count, got) = page_texts(engine, path, bytes, pages).map_err(|e| match e {
+fn named(path: &str, e: folio_render::RenderError) -> DocsError {
+    match e {
         folio_render::RenderError::Encrypted { .. } => DocsError::Encrypted { path: path.to_string() },
         other => DocsError::Render(other),
-    })?;
+    }
+}
+
+/// Extracts and classifies, without a budget (grep, describe, tests).
+pub fn extract(engine: &PdfEngine, path: &str, bytes: &[u8], pages: Option<&[u32]>) -> Result<Extracted> {
+    let (count, got) = page_texts(engine, path, bytes, pages, &mut |_| true).map_err(|e| named(path, e))?;
+    Ok(classify(count, got))
+}
+
+/// Extracts under the run's budget: refused up front when the pages would outlive the run,
+/// progress after each page, stopped within one page on cancel or deadline.
+pub fn extract_within(
+    engine: &PdfEngine,
+    budget: &RunBudget,
+    path: &str,
+    bytes: &[u8],
+    pages: Option<&[u32]>,
+) -> Result<Extracted> {
+    let total = match pages {
+        Some(p) => p.len() as u64,
+        None => u64::from(folio_render::pdf::page_count(engine, path, bytes).map_err(|e| named(path, e))?),
+    };
+    let mut job = budget
+        .start(Plan {
+            kind: JobKind::PdfText,
+            job: format!("env:documents pdf.extractText {path}"),
+            what: format!("reading the text of {total} pages"),
+            total,
+            cost: total as f64,
+            smaller: "read fewer pages per call: {pages: '1-50'}".into(),
+        })
+        .map_err(|e| DocsError::Budget(e.to_string()))?;
+    let mut stopped = None;
+    let (count, got) = page_texts(engine, path, bytes, pages, &mut |done| match job.step(done) {
+        Ok(()) => true,
+        Err(e) => {
+            stopped = Some(e);
+            false
+        }
+    })
+    .map_err(|e| named(path, e))?;
+    if let Some(e) = stopped {
+        return Err(DocsError::Budget(e.to_string()));
+    }
+    job.finish();
+    Ok(classify(count, got))
+}
+
+fn classify(count: u32, got: Vec<folio_render::text::PageText>) -> Extracted {
     let per_page: Vec<PageOut> = got
         .into_iter()
         .map(|p| {
@@ -98,5 +146,5 @@ pub fn extract(engine: &PdfEngine, path: &str, bytes: &[u8], pages: Option<&[u32
         .map(|p| format!("--- page {} ---\n{}", p.page, p.text.trim_end()))
         .collect::<Vec<_>>()
         .join("\n\u{c}\n");
-    Ok(Extracted { pages: count, kind, text, per_page, note })
+    Extracted { pages: count, kind, text, per_page, note }
 }

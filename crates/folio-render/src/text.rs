@@ -24,8 +24,16 @@ pub struct PageText {
 }
 
 /// The number of pages of `bytes`, and the text of `pages` (1-based; `None` = every page).
-/// A page past the end is refused naming how many pages exist.
-pub fn page_texts(engine: &PdfEngine, name: &str, bytes: &[u8], pages: Option<&[u32]>) -> Result<(u32, Vec<PageText>)> {
+/// A page past the end is refused naming how many pages exist. `step(done)` is called after
+/// each page; when it returns false the loop stops there (a cancelled or out-of-time run) and
+/// the pages read so far are returned.
+pub fn page_texts(
+    engine: &PdfEngine,
+    name: &str,
+    bytes: &[u8],
+    pages: Option<&[u32]>,
+    step: &mut dyn FnMut(u64) -> bool,
+) -> Result<(u32, Vec<PageText>)> {
     let _guard = engine.lock.lock().unwrap_or_else(|p| p.into_inner());
     let doc = engine.open(name, bytes)?;
     let all = doc.pages();
@@ -48,6 +56,9 @@ pub fn page_texts(engine: &PdfEngine, name: &str, bytes: &[u8], pages: Option<&[
         let text = page.text().map(|t| t.all()).unwrap_or_default();
         let images = page.objects().iter().filter(|o| o.object_type() == PdfPageObjectType::Image).count() as u32;
         out.push(PageText { page: n, text, images, size: [page.width().value, page.height().value] });
+        if !step(out.len() as u64) {
+            break;
+        }
     }
     Ok((count, out))
 }
