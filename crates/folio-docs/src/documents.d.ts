@@ -46,8 +46,8 @@ export namespace pdf {
   function setMetadata(input: string, meta: { title?: string; author?: string; subject?: string; keywords?: string | string[]; creator?: string; producer?: string }, out?: string): Promise<{ path: string }>;
   /** AcroForm fields. */
   function readForm(path: string): Promise<{ fields: { name: string; type: 'text' | 'checkbox' | 'radio' | 'dropdown' | 'optionlist' | 'button' | 'signature'; value: unknown; options?: string[]; readOnly: boolean; required: boolean }[]; xfa: boolean; note?: string }>;
-  /** Fills fields by name (an unknown name lists the real ones). XFA refused unless allowXfa. */
-  function fillForm(path: string, values: Record<string, string | number | boolean>, opts?: { output?: string; allowXfa?: boolean }): Promise<{ path: string; filled: number; flattened: boolean }>;
+  /** Fills fields by name (an unknown name lists the real ones). XFA refused unless allowXfa. flatten (needs qpdf on the host) burns the values into the page. */
+  function fillForm(path: string, values: Record<string, string | number | boolean>, opts?: { output?: string; allowXfa?: boolean; flatten?: boolean }): Promise<{ path: string; filled: number; flattened: boolean }>;
 }
 
 export namespace docx {

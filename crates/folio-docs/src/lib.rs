@@ -43,6 +43,7 @@ pub mod pdfops;
 pub mod pdfstamp;
 pub mod pdftext;
 pub mod pdfwrite;
+pub mod qpdf;
 pub mod spec;
 
 #[cfg(feature = "adapters")]

@@ -254,16 +254,21 @@ fn pdf_fill_form(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let path = arg_str(args, 0, "path")?;
     let values = args.get(1).unwrap_or(&Value::Null);
     let opts = args.get(2).cloned().unwrap_or(Value::Null);
-    if opts.get("flatten").and_then(Value::as_bool) == Some(true) {
-        return Err(invalid!(
-            "fillForm: flatten is not supported by the native route yet — hint: fill without flatten (viewers show the values), or flatten on the host with `qpdf --generate-appearances --flatten-annotations=all in.pdf out.pdf`"
-        ));
-    }
+    let flatten = opts.get("flatten").and_then(Value::as_bool) == Some(true);
+    let qpdf = if flatten {
+        crate::qpdf::check_values(values)?;
+        Some(crate::qpdf::require()?)
+    } else {
+        None
+    };
     let out = opts.get("output").and_then(Value::as_str).unwrap_or(path);
     let allow = opts.get("allowXfa").and_then(Value::as_bool).unwrap_or(false);
-    let (bytes, filled) = pdfops::fill_form(path, &read(call, path)?, values, allow)?;
+    let (mut bytes, filled) = pdfops::fill_form(path, &read(call, path)?, values, allow)?;
+    if let Some(qpdf) = &qpdf {
+        bytes = crate::qpdf::flatten(qpdf, path, &bytes, call.budget)?;
+    }
     write(call, out, &bytes)?;
-    Ok(json!({"path": out, "filled": filled, "flattened": false}))
+    Ok(json!({"path": out, "filled": filled, "flattened": flatten}))
 }
 
 fn docx_create(call: &Call<'_>, args: &[Value]) -> Result<Value> {

@@ -61,6 +61,7 @@ fn font_index(face: Face) -> usize {
 /// Writes `doc` as PDF bytes. Image blocks must carry their bytes ([`ImageSource::Bytes`]).
 pub fn write_pdf(doc: &Doc) -> Result<Vec<u8>> {
     doc.check_glyphs()?;
+    doc.check_unshaped()?;
     let [pw, ph] = doc.page;
     let m = doc.margin;
     let top = ph - m - if doc.header.is_some() { 14.0 } else { 0.0 };

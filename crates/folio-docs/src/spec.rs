@@ -363,6 +363,55 @@ impl Doc {
             .collect()
     }
 
+    /// Every string of the document with its place, for checks that cover all text.
+    pub fn texts(&self) -> Vec<(String, &str)> {
+        let mut out: Vec<(String, &str)> = Vec::new();
+        for (key, v) in [("title", &self.title), ("header", &self.header), ("footer", &self.footer)] {
+            if let Some(t) = v {
+                out.push((key.to_string(), t));
+            }
+        }
+        for (i, b) in self.blocks.iter().enumerate() {
+            let place = format!("content[{i}]");
+            match b {
+                Block::Heading { text, .. } => out.push((place, text)),
+                Block::Paragraph(runs) => out.extend(runs.iter().map(|r| (place.clone(), r.text.as_str()))),
+                Block::Bullets(items) => {
+                    out.extend(items.iter().flat_map(|it| it.runs.iter()).map(|r| (place.clone(), r.text.as_str())))
+                }
+                Block::Table { headers, rows, .. } => out
+                    .extend(headers.iter().flatten().chain(rows.iter().flatten()).map(|c| (place.clone(), c.as_str()))),
+                Block::Image { .. } | Block::PageBreak => {}
+            }
+        }
+        out
+    }
+
+    /// Refuses, by name and place, right-to-left and joining scripts (Hebrew, Arabic, Syriac,
+    /// Thaana): the PDF writer sets glyphs left to right without shaping, which would print them
+    /// reversed and unjoined. DOCX is not affected (Word and LibreOffice shape the text).
+    pub fn check_unshaped(&self) -> Result<()> {
+        let rtl = |c: char| matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF);
+        for (place, text) in self.texts() {
+            let mut found: Vec<char> = Vec::new();
+            for c in text.chars().filter(|c| rtl(*c)) {
+                if !found.contains(&c) {
+                    found.push(c);
+                }
+                if found.len() >= 5 {
+                    break;
+                }
+            }
+            if !found.is_empty() {
+                return Err(invalid!(
+                    "{place} uses right-to-left text ({}…), which the PDF writer cannot shape — hint: make this document with docx.create (Word and LibreOffice shape Hebrew and Arabic) and convert it to PDF with env:render, or leave those words out of the PDF",
+                    folio_fonts::describe_chars(&found)
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Refuses, by name and place, any character the bundled faces cannot draw.
     pub fn check_glyphs(&self) -> Result<()> {
         let check = |place: String, text: &str, face: Face| -> Result<()> {

@@ -127,7 +127,9 @@ export default async function main() {
   const b = await docx.create('/out/x.docx', { content: [{ text: 'क' }] }).catch(e => String(e));
   const c = await pdf.create('/out/y.pdf', { content: [{ chart: {} }] }).catch(e => String(e));
   const d = await pdf.create('/out/z.pdf', { content: [{ image: '/in/x.gif' }] }).catch(e => String(e));
-  return { a, b, c, d };
+  const e = await pdf.create('/out/he.pdf', { content: [{ table: { rows: [['שלום']] } }] }).catch(e => String(e));
+  const f = await docx.create('/out/he.docx', { content: [{ text: 'שלום مرحبا' }] });
+  return { a, b, c, d, e, f };
 }"#;
     let (tree, out) = run(&[("/in/x.gif", b"GIF89a\x01\x00\x01\x00".to_vec())], src);
     let out = out.unwrap();
@@ -138,7 +140,56 @@ export default async function main() {
     assert!(c.contains("content[0] is not a recognised block") && c.contains("pageBreak"), "{c}");
     let d = out["d"].as_str().unwrap();
     assert!(d.contains("a GIF") && d.contains("env:images"), "{d}");
-    for p in ["/out/x.pdf", "/out/x.docx", "/out/y.pdf", "/out/z.pdf"] {
+    let e = out["e"].as_str().unwrap();
+    assert!(e.contains("content[0] uses right-to-left text") && e.contains("docx.create"), "{e}");
+    assert_eq!(out["f"]["path"], "/out/he.docx", "DOCX takes Hebrew and Arabic: {out}");
+    for p in ["/out/x.pdf", "/out/x.docx", "/out/y.pdf", "/out/z.pdf", "/out/he.pdf"] {
         assert!(tree.read(&vp(p)).is_err(), "{p} must not exist");
+    }
+}
+
+/// The names a `.d.ts` exports: top-level functions and namespaces, and each namespace's
+/// functions as `ns_name`.
+fn declared(dts: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut ns: Option<String> = None;
+    for line in dts.lines() {
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix("export namespace ") {
+            ns = Some(rest.split_whitespace().next().unwrap().to_string());
+        } else if t.starts_with('}') && !line.starts_with(' ') {
+            ns = None;
+        } else if let Some(rest) = t.strip_prefix("export function ").or_else(|| t.strip_prefix("function ")) {
+            let name = rest.split(['(', '<']).next().unwrap().trim();
+            out.insert(match &ns {
+                Some(n) => format!("{n}_{name}"),
+                None => name.to_string(),
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn types_and_bindings_agree_and_the_namespaces_are_shaped() {
+    let module = folio_docs::modules::documents_module(renderer());
+    let bound: std::collections::BTreeSet<String> = module.functions.iter().map(|f| f.name.clone()).collect();
+    let table: std::collections::BTreeSet<String> = folio_docs::BINDINGS.iter().map(|b| b.name.to_string()).collect();
+    assert_eq!(bound, table);
+    assert_eq!(
+        declared(folio_docs::modules::DOCUMENTS_DTS),
+        bound,
+        "every binding is declared and every declaration bound"
+    );
+    let src = r#"import * as d from 'env:documents';
+export default async function main() { return { top: Object.keys(d).sort(), pdf: Object.keys(d.pdf).sort(), docx: Object.keys(d.docx).sort() }; }"#;
+    let (_, out) = run(&[], src);
+    let out = out.unwrap();
+    assert_eq!(out["docx"], serde_json::json!(["create", "describe", "extractText", "replaceText"]), "{out}");
+    assert!(out["pdf"].as_array().unwrap().iter().any(|n| n == "stamp"), "{out}");
+    let (name, _, body) = folio_docs::modules::SKILL;
+    assert_eq!(name, "documents-quick");
+    for f in ["pdf.create", "docx.create", "pdf.extractText", "view_image"] {
+        assert!(body.contains(f), "the skill shows {f}");
     }
 }

@@ -101,9 +101,11 @@ export default async function main() {
   const bad = await pdf.fillForm('/in/form.pdf', { 'No such field': 'x' }).catch(e => String(e));
   const filled = await pdf.fillForm('/in/form.pdf', { [text.name]: 'Ωmega Ltd' }, { output: '/out/filled.pdf' });
   const again = await pdf.readForm('/out/filled.pdf');
-  return { f, bad, filled, name: text.name, again };
+  const flat = await pdf.fillForm('/in/form.pdf', { [text.name]: 'Flat Müller' }, { output: '/out/flat.pdf', flatten: true }).catch(e => String(e));
+  const greek = await pdf.fillForm('/in/form.pdf', { [text.name]: 'Ωmega' }, { output: '/out/greek.pdf', flatten: true }).catch(e => String(e));
+  return { f, bad, filled, name: text.name, again, flat, greek };
 }"#;
-    let (_, out) = run(&[("/in/form.pdf", form)], src);
+    let (tree, out) = run(&[("/in/form.pdf", form)], src);
     let out = out.unwrap();
     assert!(out["f"]["fields"].as_array().unwrap().len() >= 3, "{out}");
     let bad = out["bad"].as_str().unwrap();
@@ -112,6 +114,26 @@ export default async function main() {
     let name = out["name"].clone();
     let again = out["again"]["fields"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap().clone();
     assert_eq!(again["value"], "Ωmega Ltd", "{again}");
+    assert!(out["greek"].as_str().unwrap().contains("'Ω' (U+03A9) would become '?'"), "{out}");
+    assert!(tree.read(&vp("/out/greek.pdf")).is_err(), "no partial file");
+    if folio_docs::qpdf::find().is_some() {
+        assert_eq!(out["flat"]["flattened"], true, "{out}");
+        let flat = tree.read(&vp("/out/flat.pdf")).unwrap();
+        let form = folio_docs::pdfops::read_form("flat.pdf", &flat).unwrap();
+        assert!(
+            form["fields"].as_array().unwrap().iter().all(|f| f["name"] != name),
+            "flattened fields are gone: {form}"
+        );
+        if let Some(pdftotext) = tool("pdftotext") {
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path().join("flat.pdf");
+            std::fs::write(&p, &flat).unwrap();
+            let text = output(&pdftotext, &[p.to_str().unwrap(), "-"]);
+            assert!(text.contains("Flat Müller"), "{text}");
+        }
+    } else {
+        assert!(out["flat"].as_str().unwrap().contains("needs qpdf"), "{out}");
+    }
 }
 
 #[test]
