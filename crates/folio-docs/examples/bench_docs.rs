@@ -32,12 +32,38 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         times.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     times.sort_by(f64::total_cmp);
-    let pages = bytes
-        .windows(10)
-        .filter(|w| w == b"/Type /Page" || w.starts_with(b"/Type /Page") && w[10..].is_empty())
-        .count();
-    println!("pdf report (20 sections): {} bytes, p50 {:.1} ms, min {:.1} ms", bytes.len(), times[2], times[0]);
-    let _ = pages;
+    let pages = folio_docs::pdfops::describe("report.pdf", &bytes)?["pages"].clone();
+    println!(
+        "pdf.create, 20-page report: {pages} pages, {} bytes, p50 {:.1} ms, min {:.1} ms (5 runs)",
+        bytes.len(),
+        times[2],
+        times[0]
+    );
+    let mut dt = Vec::new();
+    let mut docx = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        docx = folio_docs::docxwrite::write_docx(&doc)?;
+        dt.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    dt.sort_by(f64::total_cmp);
+    println!("docx.create, same spec: {} bytes, p50 {:.1} ms", docx.len(), dt[2]);
+    let t = Instant::now();
+    let pairs = [("Revenue grew".to_string(), "Sales grew".to_string()), ("Item 3".to_string(), "Line 3".to_string())];
+    let (_, replaced) = folio_docs::docxread::replace(
+        "r.docx",
+        docx,
+        &pairs,
+        folio_docs::docxread::Parts::All,
+        "r2.docx",
+        folio_docs::docxread::DEFAULT_CAP,
+    )?;
+    println!(
+        "docx.replaceText: {} replacements in {:?}, {:.1} ms",
+        replaced.replacements,
+        replaced.parts,
+        t.elapsed().as_secs_f64() * 1000.0
+    );
     if let Some(out) = std::env::args().nth(1) {
         std::fs::write(&out, &bytes)?;
         println!("wrote {out}");
