@@ -180,6 +180,62 @@ pub fn looks_like_svg(head: &[u8]) -> bool {
         && t.contains("<svg")
 }
 
+/// The `describe` and `view_image` handler for SVG drawings: claims `.svg` (and `<svg` at the
+/// start of a file), describes its size from the viewBox, and renders it as one PNG page (at most
+/// [`VIEW_SIDE`] px on its longer side) for previews and `view_image`.
+#[cfg(feature = "adapters")]
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SvgHandler;
+
+/// The longer side of the picture [`SvgHandler`] renders for `view_image`.
+pub const VIEW_SIDE: u32 = 1600;
+
+#[cfg(feature = "adapters")]
+impl folio_env::FileHandler for SvgHandler {
+    fn module(&self) -> &str {
+        "render"
+    }
+    fn description(&self) -> &str {
+        "SVG drawings: size from the viewBox; rendered with the bundled fonts (scripts and external references ignored)"
+    }
+    fn extensions(&self) -> Vec<String> {
+        vec![".svg".into()]
+    }
+    fn magic(&self) -> Vec<folio_env::Magic> {
+        vec![folio_env::Magic { offset: 0, bytes: b"<svg".to_vec() }]
+    }
+    fn describe(&self, path: &folio_vfs::VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
+        let (w, h) = svg_size(path.as_str(), bytes).map_err(|e| e.to_string())?;
+        let scripts = String::from_utf8_lossy(bytes).contains("<script");
+        Ok(
+            serde_json::json!({"kind": "image", "format": "svg", "bytes": bytes.len(), "width": w.round(), "height": h.round(), "scripts_ignored": scripts}),
+        )
+    }
+    fn render_page(
+        &self,
+        path: &folio_vfs::VPath,
+        bytes: &[u8],
+        page: u32,
+    ) -> Option<Result<folio_env::RenderedPage, String>> {
+        if page != 1 {
+            return Some(Err(format!(
+                "{path} is an SVG drawing with one page; page {page} does not exist — hint: ask for page 1"
+            )));
+        }
+        let run = || -> Result<folio_env::RenderedPage, SvgError> {
+            let (w, h) = svg_size(path.as_str(), bytes)?;
+            let size = if w >= h {
+                SvgSize { width: Some(VIEW_SIDE.min(w.ceil().max(1.0) as u32 * 2)), ..SvgSize::default() }
+            } else {
+                SvgSize { height: Some(VIEW_SIDE.min(h.ceil().max(1.0) as u32 * 2)), ..SvgSize::default() }
+            };
+            let r = svg_to_png(path.as_str(), bytes, size)?;
+            Ok(folio_env::RenderedPage { png: r.png, page_count: 1 })
+        };
+        Some(run().map_err(|e| e.to_string()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

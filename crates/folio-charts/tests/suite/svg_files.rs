@@ -36,6 +36,15 @@ fn corpus_svgs_render_or_are_refused_by_name() {
     assert!(px.chunks(4).filter(|p| p[3] > 0).count() > 1000, "the flamegraph's boxes are drawn");
     assert!(!marker.exists(), "nothing ran");
 
+    let h = folio_render::svg::SvgHandler;
+    let vp = folio_vfs::VPath::parse("/in/flamegraph.svg").unwrap();
+    let d = folio_env::FileHandler::describe(&h, &vp, &hostile).unwrap();
+    assert_eq!((d["format"].as_str(), d["scripts_ignored"].as_bool()), (Some("svg"), Some(true)), "{d}");
+    let page = folio_env::FileHandler::render_page(&h, &vp, &hostile, 1).unwrap().unwrap();
+    assert!(page.png.starts_with(b"\x89PNG") && page.page_count == 1);
+    let e = folio_env::FileHandler::render_page(&h, &vp, &hostile, 2).unwrap().unwrap_err();
+    assert!(e.contains("page 2 does not exist"), "{e}");
+
     let corrupt = std::fs::read(dir.join("hostile/corrupt-not-xml.svg")).unwrap();
     let e = svg_to_png("corrupt-not-xml.svg", &corrupt, SvgSize::default()).unwrap_err().to_string();
     assert!(e.contains("corrupt-not-xml.svg is not a readable SVG"), "{e}");
