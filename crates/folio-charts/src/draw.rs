@@ -172,7 +172,8 @@ pub fn draw(spec: &ChartSpec, width: u32, height: u32) -> Drawn {
     let mut top = pad * 0.8;
     if let Some(title) = &spec.title {
         let ts = fs * 1.4;
-        for line in wrap(title, ts, w - 2.0 * pad, 2) {
+        // Measured as regular text 12 % larger: DejaVu Sans Bold is that much wider.
+        for line in wrap(title, ts * 1.12, w - 2.0 * pad, 2) {
             top += ts * 1.15;
             cx.c.text(w / 2.0, top, &line, ts, Anchor::Middle, INK, r#" font-weight="bold""#);
         }
@@ -563,6 +564,13 @@ impl Ctx<'_> {
             CatLabels::Rotated(ts) => {
                 for (i, t) in ts.iter().enumerate().filter(|(i, _)| i % every == 0) {
                     let (x, y) = (left + slot * (i as f32 + 0.5), bottom + fs * 0.9);
+                    // A label turned 45° runs left of its slot: it may not leave the canvas.
+                    let room = (x - fs * 0.5) / std::f32::consts::FRAC_1_SQRT_2;
+                    let cut = truncate(t, fs, room);
+                    if cut != *t && !self.warnings.iter().any(|w| w.contains("shortened")) {
+                        self.warnings.push("some category labels were shortened with … to fit".into());
+                    }
+                    let t = &cut;
                     self.c.text(
                         x,
                         y,

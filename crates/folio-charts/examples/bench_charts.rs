@@ -8,7 +8,12 @@ use serde_json::json;
 
 fn specs() -> Vec<(&'static str, serde_json::Value)> {
     let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let long: Vec<String> = (1..=14).map(|i| format!("Distribution centre number {i} (north)")).collect();
     vec![
+        (
+            "bar-long-labels",
+            json!({"type":"bar","title":"Orders per distribution centre, a title long enough that it has to wrap onto a second line","categories":long,"series":[{"name":"Orders","values":[5,9,-3,12,7,8,4,11,6,10,3,9,2,8]}],"yTitle":"Orders"}),
+        ),
         (
             "bar",
             json!({"type":"bar","title":"Revenue by region","categories":["North America","Europe, Middle East and Africa","Asia Pacific","Latin America"],"series":[{"name":"2024","values":[1250000,980000,-120000,310000]},{"name":"2025","values":[1400000,1010000,150000,null]}],"numberFormat":"$#,##0","yTitle":"USD"}),
