@@ -166,3 +166,28 @@ pub fn claim<'a>(
     };
     by_magic.or_else(by_ext).map(|h| h.as_ref())
 }
+
+/// Every handler claiming a file, in the order [`claim`] prefers them: magic matches first (in
+/// registration order), then extension matches. `describe` takes the first; `view_image` takes
+/// the first that renders pages, so a module that summarises a format better (env:documents for
+/// a PDF's words) can sit before the one that draws it (env:render).
+pub fn claimants<'a>(
+    handlers: &'a [std::sync::Arc<dyn FileHandler>],
+    path: &VPath,
+    head: &[u8],
+) -> Vec<&'a dyn FileHandler> {
+    let ext = path.extension().map(|e| format!(".{}", e.to_lowercase()));
+    let magic = |h: &std::sync::Arc<dyn FileHandler>| {
+        h.magic()
+            .iter()
+            .any(|m| head.len() >= m.offset + m.bytes.len() && head[m.offset..m.offset + m.bytes.len()] == m.bytes[..])
+    };
+    let extension = |h: &std::sync::Arc<dyn FileHandler>| {
+        ext.as_ref().is_some_and(|e| h.extensions().iter().any(|x| x.to_lowercase() == *e))
+    };
+    let mut out: Vec<&dyn FileHandler> = handlers.iter().filter(|h| magic(h)).map(|h| h.as_ref()).collect();
+    for h in handlers.iter().filter(|h| !magic(h) && extension(h)) {
+        out.push(h.as_ref());
+    }
+    out
+}

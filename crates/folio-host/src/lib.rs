@@ -286,13 +286,9 @@ impl Host {
     }
 
     /// The skills of the registered modules that bring one (only what a script can import).
-    fn module_skills(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+    fn module_skills(&self) -> Vec<modules::Skill> {
         let registry = self.engine.registry();
-        [("media", folio_media::modules::SKILL), ("motion", folio_motion::docs::SKILL)]
-            .into_iter()
-            .filter(|(module, _)| registry.get(module).is_some())
-            .map(|(_, skill)| skill)
-            .collect()
+        MODULES.iter().filter(|row| registry.get(row.name).is_some()).filter_map(|row| row.skill).collect()
     }
 
     /// The doctor's rows of this start.

@@ -32,18 +32,42 @@ pub struct Registration {
     pub name: &'static str,
     /// Builds the module from the host's parts; `Err` is a defect in its definition.
     pub build: fn(&Parts) -> Result<NativeModule, String>,
+    /// The skill (`name`, `summary`, `body`) that teaches the module, listed in `/skills` only
+    /// when the module is registered.
+    pub skill: Option<Skill>,
 }
+
+/// A skill as `(name, summary, markdown body)`.
+pub type Skill = (&'static str, &'static str, &'static str);
 
 /// The modules every environment gets after the builtins `env:fs`, `env:std` and `env:assert`,
 /// in registration order. Modules that need a per-session seam (`env:vision` needs the model
 /// provider) come through [`crate::HostBuilder::module`] instead.
 pub const MODULES: &[Registration] = &[
-    Registration { name: "render", build: render },
-    Registration { name: "images", build: images },
-    Registration { name: "zip", build: zip },
-    Registration { name: "media", build: media },
-    Registration { name: "motion", build: motion },
+    Registration { name: "render", build: render, skill: None },
+    Registration { name: "images", build: images, skill: None },
+    Registration { name: "zip", build: zip, skill: None },
+    Registration { name: "media", build: media, skill: Some(folio_media::modules::SKILL) },
+    Registration { name: "motion", build: motion, skill: Some(folio_motion::docs::SKILL) },
+    Registration { name: "documents", build: documents, skill: Some(folio_docs::modules::SKILL) },
+    Registration { name: "charts", build: charts, skill: Some(folio_charts::modules::SKILL) },
+    Registration { name: "slides", build: slides, skill: Some(folio_slides::modules::SKILL) },
 ];
+
+/// PDF and DOCX from one spec, and their readers and edits (PDFium reads the text).
+fn documents(p: &Parts) -> Result<NativeModule, String> {
+    Ok(folio_docs::modules::documents_module(p.renderer.clone()))
+}
+
+/// Charts from a small spec, drawn as SVG and rasterised with the bundled fonts.
+fn charts(_: &Parts) -> Result<NativeModule, String> {
+    Ok(folio_charts::modules::charts_module())
+}
+
+/// Decks from a spec with native charts, and their readers and edits.
+fn slides(_: &Parts) -> Result<NativeModule, String> {
+    Ok(folio_slides::modules::slides_module())
+}
 
 fn motion(p: &Parts) -> Result<NativeModule, String> {
     Ok(folio_motion::modules::motion_module(p.motion.clone()))
@@ -74,10 +98,16 @@ fn zip(_: &Parts) -> Result<NativeModule, String> {
 pub type MakeHandler = fn(&Parts) -> Arc<dyn FileHandler>;
 
 /// The file handlers, in priority order (the first that claims a file describes it).
+///
+/// env:documents and env:slides come before env:render: they summarise PDFs, DOCX and PPTX with
+/// pages, words and titles, and `view_image` falls through to env:render, which draws them.
 pub const HANDLERS: &[MakeHandler] = &[
+    |p| Arc::new(folio_docs::handler::DocumentsHandler::new(p.renderer.clone())),
+    |_| Arc::new(folio_slides::handler::SlidesHandler),
     |p| Arc::new(RenderHandler::new(p.renderer.clone())),
     |p| Arc::new(ImagesHandler::new(p.renderer.clone())),
     |p| Arc::new(MediaHandler::new(Arc::new(crate::media::media_host(&p.renderer.host)))),
+    |_| Arc::new(folio_render::svg::SvgHandler),
 ];
 
 /// The names every environment of a host can import, in order: the builtins, then [`MODULES`].

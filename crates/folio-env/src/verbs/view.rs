@@ -72,22 +72,25 @@ pub fn view_image(env: &Environment, args: ViewArgs) -> Result<Reply> {
         }
         None => {
             let head: Vec<u8> = bytes.iter().take(64).copied().collect();
-            let Some(handler) = crate::seams::claim(&env.opts.handlers, &path, &head) else {
+            let claimants = crate::seams::claimants(&env.opts.handlers, &path, &head);
+            let Some(first) = claimants.first() else {
                 return Err(EnvError::refused(format!(
                     "{path} is not an image, and no registered module claims its format, so it cannot be rendered to look at — convert it to PNG in a script first, or run `folio doctor` to see which renderers this host has"
                 )));
             };
-            let module = handler.module().to_owned();
-            let rendered = match handler.render_page(&path, &bytes, page) {
-                None => {
-                    return Err(EnvError::refused(format!(
-                        "{path} is opened by env:{module}, which does not render pages — convert it to PNG in a script first"
-                    )));
-                }
-                Some(Err(reason)) => {
+            let first_module = first.module().to_owned();
+            let Some((module, outcome)) =
+                claimants.iter().find_map(|h| h.render_page(&path, &bytes, page).map(|r| (h.module().to_owned(), r)))
+            else {
+                return Err(EnvError::refused(format!(
+                    "{path} is opened by env:{first_module}, which does not render pages — convert it to PNG in a script first"
+                )));
+            };
+            let rendered = match outcome {
+                Err(reason) => {
                     return Err(EnvError::Host { what: format!("env:{module} rendering {path} page {page}"), reason });
                 }
-                Some(Ok(r)) => r,
+                Ok(r) => r,
             };
             if page > rendered.page_count {
                 return Err(EnvError::refused(format!(

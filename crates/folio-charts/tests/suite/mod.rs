@@ -1,0 +1,3 @@
+mod charts;
+mod module;
+mod svg_files;

@@ -1,0 +1,5 @@
+mod common;
+mod deck;
+mod hostile;
+mod module;
+mod reading;
