@@ -129,8 +129,9 @@ impl Layout<'_> {
                     line_w = 0.0;
                 }
                 for (wi, word) in para.split(' ').enumerate() {
-                    let space =
-                        if wi > 0 || (line_w > 0.0 && pi == 0 && starts_with_space(&run.text)) { " " } else { "" };
+                    // A run's leading space splits off as an empty first word, so the space
+                    // before every later word is the only one needed.
+                    let space = if wi > 0 { " " } else { "" };
                     let ww = self.fonts[font].width(word, size);
                     let sw = self.fonts[font].width(space, size);
                     if line_w > 0.0 && line_w + sw + ww > width {
@@ -217,8 +218,9 @@ impl Layout<'_> {
             }
             Block::Table { headers, rows, align } => self.table(headers.as_deref(), rows, align),
             Block::Image { source, width, height } => self.image(i, source, *width, *height)?,
+            // A break on a page that has nothing yet would leave it blank.
             Block::PageBreak => {
-                if !self.at_top() || self.ops().is_empty() {
+                if !self.ops().is_empty() {
                     self.new_page();
                 }
             }
@@ -537,10 +539,6 @@ impl Layout<'_> {
         pdf.set_file_id((b"folio-docs".to_vec(), b"folio-docs".to_vec()));
         Ok(pdf.finish())
     }
-}
-
-fn starts_with_space(s: &str) -> bool {
-    s.starts_with(' ')
 }
 
 fn push_seg(line: Option<&mut Vec<Seg>>, font: usize, text: &str) {

@@ -51,7 +51,7 @@ fn a_two_page_report_and_a_memo_are_read_back_by_independent_readers() {
         let text = output(&pdftotext, &[p, "-"]).split_whitespace().collect::<Vec<_>>().join(" ");
         for want in [
             "Quarterly report",
-            "nine percent",
+            "Revenue grew nine percent this quarter. Η",
             "Η ανάπτυξη ήταν σταθερή",
             "Выручка выросла",
             "Регион 29",
@@ -112,7 +112,8 @@ fn a_two_page_report_and_a_memo_are_read_back_by_independent_readers() {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        for want in ["Quarterly report", "nine percent", "Выручка выросла", "Регион 29", "ACME — Q3"]
+        for want in
+            ["Quarterly report", "Revenue grew nine percent this quarter.", "Выручка выросла", "Регион 29", "ACME — Q3"]
         {
             assert!(text.contains(want), "LibreOffice's PDF lacks {want:?}:\n{text}");
         }
@@ -192,4 +193,23 @@ export default async function main() { return { top: Object.keys(d).sort(), pdf:
     for f in ["pdf.create", "docx.create", "pdf.extractText", "view_image"] {
         assert!(body.contains(f), "the skill shows {f}");
     }
+}
+
+#[test]
+fn the_handler_claims_pdf_by_magic_and_docx_by_extension_and_gives_page_and_word_counts() {
+    use folio_env::FileHandler;
+    let h = folio_docs::handler::DocumentsHandler::new(renderer());
+    assert_eq!(h.module(), "documents");
+    assert_eq!(h.extensions(), vec![".pdf".to_string(), ".docx".to_string()]);
+    assert!(h.magic().iter().any(|m| m.offset == 0 && m.bytes == b"%PDF"));
+    let spec = serde_json::json!({"content": [{"heading": "Memo"}, {"text": "three words here"}, {"pageBreak": true}, {"text": "two"}]});
+    let doc = folio_docs::spec::Doc::parse(&spec).unwrap();
+    let pdf = folio_docs::pdfwrite::write_pdf(&doc).unwrap();
+    let docx = folio_docs::docxwrite::write_docx(&doc).unwrap();
+    let d = h.describe(&vp("/out/memo.pdf"), &pdf).unwrap();
+    assert_eq!((d["pages"].as_u64(), d["kind"].as_str()), (Some(2), Some("document")), "{d}");
+    let d = h.describe(&vp("/out/memo.docx"), &docx).unwrap();
+    assert_eq!((d["words"].as_u64(), d["paragraphs"].as_u64()), (Some(5), Some(3)), "{d}");
+    let err = h.describe(&vp("/out/fake.docx"), b"not a zip").unwrap_err();
+    assert!(err.contains("is not a ZIP package") && err.contains("hint"), "{err}");
 }
