@@ -78,6 +78,15 @@ const ENCRYPTION_INFO: &[u8] = b"E\0n\0c\0r\0y\0p\0t\0i\0o\0n\0I\0n\0f\0o\0";
 /// packages are inflated once here under [`MAX_INFLATED`].
 pub fn detect(path: &str, bytes: &[u8]) -> Result<Format> {
     let ext = extension(path);
+    if ext == "numbers" && bytes.starts_with(b"PK") {
+        return Err(numbers(path));
+    }
+    if bytes.starts_with(b"PK\x05\x06") {
+        return Err(SheetError::NotAWorkbook {
+            path: path.into(),
+            detail: "it is an empty zip archive (no parts at all)".into(),
+        });
+    }
     if bytes.starts_with(ZIP) {
         return zip_format(path, bytes, &ext);
     }
@@ -126,7 +135,7 @@ fn zip_format(path: &str, bytes: &[u8], ext: &str) -> Result<Format> {
         Format::Xlsb
     } else if has("content.xml") && (ext == "ods" || ext == "fods" || mimetype(&mut archive).contains("spreadsheet")) {
         Format::Ods
-    } else if names.iter().any(|n| n.starts_with("Index/") && n.ends_with(".iwa")) {
+    } else if names.iter().any(|n| (n.starts_with("Index/") && n.ends_with(".iwa")) || n.contains(".numbers/")) {
         return Err(numbers(path));
     } else {
         let shown: Vec<&str> = names.iter().take(5).map(String::as_str).collect();

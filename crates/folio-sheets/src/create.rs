@@ -316,11 +316,14 @@ pub fn workbook(spec: &Value) -> Result<Vec<SheetIn>> {
     Ok(sheets)
 }
 
+/// A cell's computed value, or why there is none.
+type Computed = std::result::Result<V, Eval>;
+
 /// The model as the evaluator reads it, memoising computed formula cells.
 struct Model<'a> {
     sheets: &'a [SheetIn],
     current: std::cell::Cell<usize>,
-    memo: std::cell::RefCell<HashMap<(usize, u32, u32), std::result::Result<V, Eval>>>,
+    memo: std::cell::RefCell<HashMap<(usize, u32, u32), Computed>>,
 }
 
 impl Model<'_> {

@@ -40,7 +40,11 @@ pub fn describe_bytes(path: &str, bytes: &[u8]) -> crate::Result<Value> {
         }
         out
     };
-    Ok(json!({"kind": "workbook", "format": format.name(), "bytes": bytes.len(), "sheets": sheets}))
+    let mut out = json!({"kind": "workbook", "format": format.name(), "bytes": bytes.len(), "sheets": sheets});
+    if format == Format::Xlsm {
+        out["macros"] = json!(true);
+    }
+    Ok(out)
 }
 
 impl FileHandler for SheetsHandler {

@@ -234,7 +234,11 @@ fn describe(call: &Call<'_>, args: &[Value]) -> Result<Value> {
         let (flat, _, _) = call.flat(&path, Some(&Value::String(name.clone())), false)?;
         sheets.push(summary(&flat));
     }
-    Ok(json!({"path": path, "format": format.name(), "bytes": bytes.len(), "sheets": sheets}))
+    let mut out = json!({"path": path, "format": format.name(), "bytes": bytes.len(), "sheets": sheets});
+    if format == Format::Xlsm {
+        out["macros"] = json!("the workbook carries a VBA project; it is never run here, and update/append keep it");
+    }
+    Ok(out)
 }
 
 /// One sheet as describe shows it: name, records, columns, headers, a sample.

@@ -142,7 +142,9 @@ impl Style {
                         "middle" | "center" => FormatAlign::VerticalCenter,
                         "bottom" => FormatAlign::Bottom,
                         _ => {
-                            return Err(SheetError::invalid(format!("style valign: {v} — hint: top, middle or bottom")));
+                            return Err(SheetError::invalid(format!(
+                                "style valign: {v} — hint: top, middle or bottom"
+                            )));
                         }
                     })
                 }

@@ -38,12 +38,22 @@ pub fn run(files: &[(&str, Vec<u8>)], src: &str) -> (Arc<MemTree>, Result<Value,
 
 /// Runs `src` in `tree`.
 pub fn run_in(tree: &Arc<MemTree>, src: &str) -> Result<Value, String> {
+    run_with(tree, src, None)
+}
+
+/// Runs `src` in `tree` within `timeout_ms` (the run's budget).
+pub fn run_with(tree: &Arc<MemTree>, src: &str, timeout_ms: Option<u64>) -> Result<Value, String> {
+    run_on(host(), tree, src, timeout_ms)
+}
+
+/// Runs `src` in `tree` against a module over `host`.
+pub fn run_on(host: Arc<SheetsHost>, tree: &Arc<MemTree>, src: &str, timeout_ms: Option<u64>) -> Result<Value, String> {
     let mut reg = ModuleRegistry::with_builtins();
-    reg.register_native(spreadsheets_module(host())).unwrap();
-    let engine = Engine::new(reg, ScriptLimits { run_timeout_ms: 120_000, ..ScriptLimits::default() });
+    reg.register_native(spreadsheets_module(host)).unwrap();
+    let engine = Engine::new(reg, ScriptLimits { run_timeout_ms: 300_000, ..ScriptLimits::default() });
     tree.write(&vp("/scripts/main.js"), src.as_bytes()).unwrap();
-    let res =
-        engine.run_blocking(Arc::new(TreeFs::new(tree.clone())), &vp("/scripts/main.js"), None, RunOptions::default());
+    let opts = RunOptions { timeout_ms: Some(timeout_ms.unwrap_or(120_000)), ..RunOptions::default() };
+    let res = engine.run_blocking(Arc::new(TreeFs::new(tree.clone())), &vp("/scripts/main.js"), None, opts);
     match res.outcome {
         Ok(RunValue::Json(v)) => Ok(v),
         Ok(other) => Err(format!("{other:?}")),
