@@ -285,6 +285,12 @@ pub fn to_csv(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     Ok(json!({"path": output, "sheet": flat.name, "rows": flat.rows.len(), "bytes": bytes.len()}))
 }
 
+/// A file stem as a sheet name Excel accepts: at most 31 characters, none of `[]:*?/\`.
+fn sheet_name(stem: &str) -> String {
+    let clean: String = stem.chars().map(|c| if "[]:*?/\\".contains(c) { '_' } else { c }).take(31).collect();
+    if clean.trim().is_empty() { "Sheet1".into() } else { clean }
+}
+
 /// `fromCsv(in, out, {sheet, delimiter})`: text starting with `=` stays text (no formula injection).
 pub fn from_csv(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let input = path_arg(args, 0, "CSV")?;
@@ -314,7 +320,8 @@ pub fn from_csv(call: &Call<'_>, args: &[Value]) -> Result<Value> {
             )
         })
         .collect();
-    let name = o.get("sheet").and_then(Value::as_str).map_or_else(|| crate::csvio::stem(&input), str::to_string);
+    let name =
+        o.get("sheet").and_then(Value::as_str).map_or_else(|| sheet_name(&crate::csvio::stem(&input)), str::to_string);
     let mut sheet_spec = json!({"rows": rows, "freeze": "A2"});
     if !rows.is_empty() {
         sheet_spec["styles"] =

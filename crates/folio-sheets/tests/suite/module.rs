@@ -78,12 +78,17 @@ fn csv_arrives_in_utf16_cp1252_and_with_cr_only_lines() {
     let cp1252 = b"name;price\nCaf\xe9;3,5\n".to_vec();
     let cr = b"a,b\r1,2\r3,4\r".to_vec();
     let src = r#"
-        import { read } from 'env:spreadsheets';
+        import { read, fromCsv, toCsv, sheets } from 'env:spreadsheets';
         export default async function () {
-            return [await read('/in/u16.txt'), await read('/in/w.csv'), await read('/in/cr.csv')];
+            await fromCsv('/in/quarterly-revenue-by-region-2024-final.csv', '/out/q.xlsx');
+            await toCsv('/out/q.xlsx', '/out/q.csv', { delimiter: ';' });
+            return [await read('/in/u16.txt'), await read('/in/w.csv'), await read('/in/cr.csv'), await sheets('/out/q.xlsx'), await read('/out/q.csv')];
         }"#;
-    let (_, out) = run(&[("/in/u16.txt", utf16), ("/in/w.csv", cp1252), ("/in/cr.csv", cr)], src);
+    let long = ("/in/quarterly-revenue-by-region-2024-final.csv", b"a,b\n1,=2+2\n".to_vec());
+    let (_, out) = run(&[("/in/u16.txt", utf16), ("/in/w.csv", cp1252), ("/in/cr.csv", cr), long], src);
     let out = out.unwrap();
+    assert_eq!(out[3], json!(["quarterly-revenue-by-region-202"]), "a sheet name holds 31 characters: {out}");
+    assert_eq!(out[4]["rows"], json!([{"a": 1, "b": "=2+2"}]), "CSV text starting with = stays text: {out}");
     assert_eq!(out[0]["rows"][0], json!({"city": "Zürich", "pop": 421878}), "{out}");
     assert_eq!(out[1]["rows"][0], json!({"name": "Café", "price": "3,5"}), "{out}");
     assert_eq!(out[2]["totalRows"], 2, "{out}");
