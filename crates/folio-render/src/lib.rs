@@ -52,6 +52,7 @@ pub mod ops;
 pub mod pagepng;
 pub mod pdf;
 pub mod rasterize;
+pub mod recalc;
 pub mod svg;
 pub mod text;
 mod zipdir;

@@ -1,0 +1,6 @@
+mod common;
+mod corpus;
+mod hostile;
+mod module;
+mod recalc;
+mod write;

@@ -1,0 +1,158 @@
+//! recalculate and check against LibreOffice: after `recalculate` every formula has a value,
+//! the values are LibreOffice's own (read back by openpyxl), they equal the cached values
+//! `create` computed, styles survive, errors are listed by sheet and cell; without LibreOffice
+//! the call is refused with the install command.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use folio_render::{HostPaths, Platform};
+use folio_sheets::SheetsHost;
+use folio_vfs::{MemTree, Tree};
+use serde_json::json;
+
+use super::common::{on_disk, py, python, run_in, run_on, soffice, vp};
+
+const VALUES: &str = r#"
+import json, sys, openpyxl
+v = openpyxl.load_workbook(sys.argv[1], data_only=True)
+f = openpyxl.load_workbook(sys.argv[1])
+out = {}
+for ws in v.worksheets:
+    for row in ws.iter_rows():
+        for c in row:
+            if c.value is not None:
+                out[ws.title + '!' + c.coordinate] = c.value
+out['A1.bold'] = f.worksheets[0]['A1'].font.b
+out['A1.fill'] = f.worksheets[0]['A1'].fill.fgColor.rgb
+out['B2.numFmt'] = f.worksheets[0]['B2'].number_format
+out['D2.formula'] = f.worksheets[0]['D2'].value
+print(json.dumps(out, default=str))
+"#;
+
+const BOOK: &str = r#"
+    import { create, recalculate, check } from 'env:spreadsheets';
+    export default async function () {
+        const made = await create('/out/r.xlsx', { sheets: [
+            { name: 'Calc', rows: [
+                ['Item', 'Qty', 'Price', 'Total', 'Lookup'],
+                ['pen', 3, 1.25, '=B2*C2', '=VLOOKUP("ink",A2:C4,3,FALSE)'],
+                ['ink', 2, 7.5, '=B3*C3', '=SUMIF(A2:A4,"p*",D2:D4)'],
+                ['pad', 10, 0.8, '=ROUND(B4*C4,1)', '=TEXT(D2,"0.00")'],
+                ['All', '=SUM(B2:B4)', '=AVERAGE(C2:C4)', '=SUM(D2:D4)', '=IF(D5>20,"big","small")'],
+              ],
+              styles: { 'A1:E1': { bold: true, fill: '#E2EFDA' }, 'B2:B5': { numFmt: '0' } } },
+            { name: 'Other', rows: [['x', '=Calc!D5*2', '=MAX(Calc!B2:B4)-MIN(Calc!B2:B4)']] },
+        ] });
+        const before = await check('/out/r.xlsx');
+        const after = await recalculate('/out/r.xlsx');
+        return { made, before, after, again: await check('/out/r.xlsx') };
+    }"#;
+
+#[test]
+fn recalculate_stores_libreoffices_values_in_every_formula_and_check_finds_none_missing() {
+    let Some(_) = soffice() else { return };
+    let tree = Arc::new(MemTree::new());
+    let out = run_in(&tree, BOOK).unwrap();
+    assert_eq!((out["made"]["formulas"].as_u64(), out["made"]["cached"].as_u64()), (Some(12), Some(9)), "{out}");
+    assert_eq!(out["before"]["uncachedCount"], 3, "VLOOKUP, SUMIF and TEXT wait for recalculate: {}", out["before"]);
+    assert_eq!(out["after"]["ok"], true, "{}", out["after"]);
+    assert_eq!(out["after"]["recalculated"], true);
+    assert_eq!(out["again"]["ok"], true);
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    // The values LibreOffice computed and stored.
+    let lo = py(&python, VALUES, &on_disk(&dir, "lo.xlsx", &tree.read(&vp("/out/r.xlsx")).unwrap()));
+    let want = json!({
+        "Calc!D2": 3.75, "Calc!D3": 15, "Calc!D4": 8, "Calc!D5": 26.75, "Calc!B5": 15, "Calc!C5": 3.183333333333333,
+        "Calc!E2": 7.5, "Calc!E3": 11.75, "Calc!E4": "3.75", "Calc!E5": "big", "Other!B1": 53.5, "Other!C1": 8,
+    });
+    for (cell, v) in want.as_object().unwrap() {
+        let got = &lo[cell];
+        let same = match (got.as_f64(), v.as_f64()) {
+            (Some(a), Some(b)) => (a - b).abs() < 1e-9,
+            _ => got == v,
+        };
+        assert!(same, "{cell}: LibreOffice stored {got}, expected {v}");
+    }
+    assert_eq!(
+        (lo["A1.bold"].as_bool(), lo["A1.fill"].as_str()),
+        (Some(true), Some("FFE2EFDA")),
+        "styles survive: {lo}"
+    );
+    assert_eq!(lo["B2.numFmt"], "0");
+    assert_eq!(lo["D2.formula"], "=B2*C2", "the formulas stay formulas");
+
+    // The cached values create computed are LibreOffice's.
+    let mine =
+        run_in(&tree, BOOK.replace("const after = await recalculate('/out/r.xlsx');", "const after = null;").as_str())
+            .unwrap();
+    assert!(mine["made"]["uncached"].as_array().unwrap().len() == 3);
+    let created = py(&python, VALUES, &on_disk(&dir, "mine.xlsx", &tree.read(&vp("/out/r.xlsx")).unwrap()));
+    let mut compared = 0;
+    for (cell, v) in created.as_object().unwrap() {
+        if cell.contains('.') || v.as_str() == Some("") {
+            continue;
+        }
+        let lo_v = &lo[cell];
+        let same = match (lo_v.as_f64(), v.as_f64()) {
+            (Some(a), Some(b)) => (a - b).abs() < 1e-9,
+            _ => lo_v == v,
+        };
+        assert!(same, "{cell}: create cached {v}, LibreOffice computes {lo_v}");
+        compared += 1;
+    }
+    assert!(compared >= 20, "{compared} cells compared");
+}
+
+#[test]
+fn check_lists_each_formula_error_with_its_sheet_and_cell_after_recalculation() {
+    let Some(_) = soffice() else { return };
+    let src = r#"
+        import { create, recalculate } from 'env:spreadsheets';
+        export default async function () {
+            await create('/out/e.xlsx', { sheets: [{ name: 'S', rows: [[1, 0, '=A1/B1', '=NOSUCHFUNCTION(A1)', '=A1+"x"', '=VLOOKUP(9,A1:B1,2,FALSE)', '=A1+#REF!']] }] });
+            return await recalculate('/out/e.xlsx');
+        }"#;
+    let out = run_in(&Arc::new(MemTree::new()), src).unwrap();
+    let got: BTreeMap<String, String> = out["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                format!("{}!{}", e["sheet"].as_str().unwrap(), e["cell"].as_str().unwrap()),
+                e["error"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want: BTreeMap<String, String> =
+        [("S!C1", "#DIV/0!"), ("S!D1", "#NAME?"), ("S!E1", "#VALUE!"), ("S!F1", "#N/A"), ("S!G1", "#REF!")]
+            .into_iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+    assert_eq!(got, want, "{out}");
+    assert_eq!(out["ok"], false);
+    assert!(out["hint"].as_str().unwrap().contains("fix each formula"));
+}
+
+#[test]
+fn without_libreoffice_recalculate_is_refused_with_the_install_command() {
+    let nowhere =
+        HostPaths { platform: Platform::Linux, env: BTreeMap::new(), exe_dir: None, state_dir: None, system: false };
+    let host = Arc::new(SheetsHost::new(nowhere));
+    let src = r#"
+        import { write, recalculate } from 'env:spreadsheets';
+        export default async function () {
+            await write('/out/a.xlsx', [{ a: 1 }]);
+            try { await recalculate('/out/a.xlsx'); return 'recalculated'; } catch (e) { return e.message; }
+        }"#;
+    let out = run_on(host, &Arc::new(MemTree::new()), src, None).unwrap();
+    let msg = out.as_str().unwrap();
+    assert!(
+        msg.contains("recalculate needs LibreOffice")
+            && msg.contains("apt-get install")
+            && msg.contains("libreoffice-calc"),
+        "{msg}"
+    );
+}
