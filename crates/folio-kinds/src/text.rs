@@ -7,7 +7,7 @@
 //! otherwise. A legacy file whose head is more than 1 % control characters is binary. The line
 //! ending is counted, not guessed: LF, CRLF, CR (old Mac exports) or mixed.
 //!
-//! No dependency: UTF-16 is `char::decode_utf16`, latin-1 is the identity on code points, and
+//! No dependency: UTF-16 is `char::decode_utf16` (a BOM alone or an odd byte count is not UTF-16), latin-1 is the identity on code points, and
 //! Windows-1252 differs from it in one 32-entry table.
 
 /// An encoding [`decode`] recognises.
@@ -191,6 +191,10 @@ fn line_ending(text: &str) -> LineEnding {
 }
 
 fn utf16(bytes: &[u8], little: bool) -> Option<String> {
+    // A BOM alone, or an odd number of bytes after it, is no evidence of UTF-16 text.
+    if bytes.is_empty() || bytes.len() % 2 == 1 {
+        return None;
+    }
     let units = bytes.chunks(2).map(|c| {
         let pair = [c[0], *c.get(1).unwrap_or(&0)];
         if little { u16::from_le_bytes(pair) } else { u16::from_be_bytes(pair) }
@@ -273,6 +277,8 @@ mod tests {
         check(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", None);
         check(b"\x01\x02\x03\x04\x05\x06\x07\x08\xff\xfe", None);
         check(b"\xFF\xFE\0\0\0\0\0\0", None);
+        check(b"\xFF\xFE", None);
+        check(b"\xFF\xFEA\0B", None);
     }
 
     #[test]
