@@ -28,6 +28,7 @@ const EXPECT: &[(&str, Result<usize, &str>)] = &[
 fn every_corpus_archive_is_extracted_safely_or_refused_by_name() {
     let Some(dir) = corpus("archives") else { return };
     let mut seen = 0;
+    let mut figures: Vec<Value> = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -46,6 +47,12 @@ fn every_corpus_archive_is_extracted_safely_or_refused_by_name() {
             described.as_ref().map_or_else(|e| e.clone(), |v| v["entries"].to_string()),
             got.as_ref().map_or_else(|e| e.clone(), |v| format!("{} files", v.as_array().map_or(0, Vec::len)))
         );
+        figures.push(json!({
+            "name": name,
+            "extracted": got.as_ref().ok().and_then(|v| v.as_array().map(Vec::len)),
+            "refused": got.as_ref().err().map(|e| e.split(" — ").next().unwrap_or(e).to_owned()),
+            "writtenOnRefusal": if got.is_err() { written } else { 0 },
+        }));
         match expect {
             Ok(min) => {
                 let v = got.unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -60,4 +67,11 @@ fn every_corpus_archive_is_extracted_safely_or_refused_by_name() {
         }
     }
     assert_eq!(seen, EXPECT.len(), "a corpus archive listed here is missing");
+    if let Some(dir) = std::env::var_os("FOLIO_RELIABILITY_DIR") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let refused = figures.iter().filter(|f| !f["refused"].is_null()).count();
+        let doc = json!({"area": "archives", "corpus": figures.len(), "extracted": figures.len() - refused, "refusedByName": refused, "archives": figures});
+        std::fs::write(dir.join("archives.json"), serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    }
 }
