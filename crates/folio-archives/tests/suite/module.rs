@@ -101,3 +101,39 @@ fn writes_are_refused_during_validation() {
     assert!(text.contains("not allowed while a script is being validated"), "{text}");
     assert!(t.stat(&vp("/x")).unwrap().is_none());
 }
+
+#[test]
+fn the_handler_gives_describe_and_ls_the_entry_count_and_total_size() {
+    use folio_env::{EnvOptions, Environment};
+    let handler = Arc::new(folio_archives::ArchivesHandler::new(Limits::default()));
+    let env = Environment::new(
+        Arc::new(MemTree::new()),
+        None,
+        EnvOptions { handlers: vec![handler], ..EnvOptions::default() },
+    )
+    .unwrap();
+    env.tree().mkdir(&vp("/inbox")).unwrap();
+    env.tree()
+        .write(&vp("/inbox/data.zip"), &zip_of(&[("a.csv", b"1,2,3"), ("d/", b""), ("d/b.txt", b"hello")]))
+        .unwrap();
+    env.tree()
+        .write(
+            &vp("/inbox/bundle.tar"),
+            &tar_of(&[tar_entry("x.txt", b'0', "", b"xyz"), tar_entry("ln", b'2', "/etc", b"")]),
+        )
+        .unwrap();
+    let r = env.call("describe", serde_json::json!({"path": "/inbox/data.zip"}));
+    let v: Value = serde_json::from_str(&r.message).unwrap();
+    assert_eq!(v["module"], "env:archives", "{v}");
+    assert_eq!(
+        (v["entries"].as_u64(), v["files"].as_u64(), v["uncompressedBytes"].as_u64()),
+        (Some(3), Some(2), Some(10)),
+        "{v}"
+    );
+    let r = env.call("describe", serde_json::json!({"path": "/inbox/bundle.tar"}));
+    let v: Value = serde_json::from_str(&r.message).unwrap();
+    assert_eq!(v["format"], "tar", "{v}");
+    assert_eq!(v["refused"][0]["refused"], "symbolic link", "{v}");
+    let ls = env.call("ls", serde_json::json!({"path": "/inbox"}));
+    assert!(ls.message.contains("env:archives"), "{}", ls.message);
+}
