@@ -102,7 +102,7 @@ pub use runlog::RunRecord;
 pub use scripts::{EngineValidator, RunReport};
 pub use seams::{
     Answers, Asker, FileHandler, KeepPresented, Magic, OnVerb, Presented, Presenter, RenderedPage, Sight, VerbEvent,
-    Vision,
+    Vision, part_marker,
 };
 pub use tools::{Status, ToolDef, ToolResult};
 pub use verbs::table::{Capability, Doc, VERBS, Verb, VerbSpec, verb};

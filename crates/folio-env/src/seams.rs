@@ -105,6 +105,35 @@ pub trait FileHandler: Send + Sync {
     ) -> Option<std::result::Result<RenderedPage, String>> {
         None
     }
+    /// The file's text, for `grep` with `documents: true` (and anything else that searches
+    /// inside documents); `None` when this module has no text for it (the default). A line of
+    /// the form `--- page 2 ---`, `--- sheet Revenue ---` or `--- slide 3 ---` (see
+    /// [`part_marker`]) marks where a part begins, so a match is reported with its page, sheet
+    /// or slide.
+    fn text(&self, _path: &VPath, _bytes: &[u8]) -> Option<std::result::Result<String, String>> {
+        None
+    }
+}
+
+/// The part a marker line of a handler's [`FileHandler::text`] begins — `page 2`, `sheet
+/// Revenue`, `slide 3` — or `None` for an ordinary line. A marker is the unit (page, sheet or
+/// slide, any case), an optional `:`, and a label, wrapped in any of `-`, `=`, `#`, `[`, `]`,
+/// form feeds and spaces: `--- page 2 ---`, `=== Sheet: Q1 ===`, `[slide 3]`, `\f# Page 4`.
+pub fn part_marker(line: &str) -> Option<String> {
+    let wrap = |c: char| matches!(c, '-' | '=' | '#' | '[' | ']' | '\u{c}' | ' ' | '\t');
+    let inner = line.trim_matches(wrap);
+    if inner.len() == line.len() {
+        // "Page 2 of the report" in running text is not a marker: a marker is wrapped.
+        return None;
+    }
+    let lower = inner.to_lowercase();
+    let unit = ["page", "sheet", "slide"].into_iter().find(|u| lower.starts_with(u))?;
+    let rest = inner.get(unit.len()..)?.trim_start_matches(':').trim();
+    if unit == "sheet" {
+        return (!rest.is_empty()).then(|| format!("sheet {rest}"));
+    }
+    let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    (!number.is_empty()).then(|| format!("{unit} {number}"))
 }
 
 /// One page a [`FileHandler`] rendered.

@@ -525,6 +525,8 @@ impl FileKind {
     }
 }
 
+pub mod text;
+
 #[cfg(test)]
 #[path = "lib_tests.rs"]
 mod tests;

@@ -168,3 +168,26 @@ fn extensions_ignore_dotfiles_and_directories() {
         assert_eq!(extension(name).as_deref(), *want, "{name}");
     }
 }
+
+/// The corpus's macro-enabled and binary workbooks are workbooks (Calc opens them), detected
+/// from their real bytes. Skipped with a reason when the corpus is absent.
+#[test]
+fn corpus_xlsm_and_xlsb_are_workbooks() {
+    let root = std::env::var_os("FOLIO_CORPUS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+    for (file, want) in [
+        ("spreadsheets/vba-macros.xlsm", FileKind::Xlsm),
+        ("spreadsheets/formula-stress-every-function.xlsb", FileKind::Xlsb),
+    ] {
+        let Ok(bytes) = std::fs::read(root.join(file)) else {
+            eprintln!("skipped {file}: the corpus is absent (set FOLIO_CORPUS)");
+            return;
+        };
+        let kind = FileKind::detect(file, &bytes[..bytes.len().min(1024)]);
+        assert_eq!(kind, Some(want), "{file}");
+        assert!(want.confirmed_by(&bytes[..64]), "{file}");
+        assert_eq!(want.family(), Family::Spreadsheet, "{file}");
+        assert_eq!(want.office(), Some(OfficeApp::Calc), "{file}");
+    }
+}

@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 use super::Reply;
 use crate::env::Environment;
 use crate::error::Result;
-use crate::format::is_binary;
 
 /// Tool description of `describe`.
 pub const DESCRIBE_DOC: &str = "Summarise a file or directory as JSON before reading it: kind, size, line count and a preview for text, the leading bytes and the module that opens it for binary formats.";
@@ -40,7 +39,8 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
             // Past the cap the file is described from its head, never read whole (a 2 GB disk
             // image would otherwise be loaded to say it is binary).
             let head = tree.read_range(&path, 0, HEAD_BYTES)?;
-            let binary = is_binary(&head);
+            let decoded = folio_kinds::text::decode(&head);
+            let binary = decoded.is_none();
             let cap = env.gateway.limits().max_file_bytes;
             let mut out = json!({"path": path, "kind": "file", "bytes": s.size, "binary": binary,
                 "note": format!("described from its first {HEAD_BYTES} bytes: the file is over the {cap}-byte cap a module's describe reads whole (limits.max_file_bytes)")});
@@ -50,30 +50,34 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
                 if let Some(media) = crate::media::sniff(&head) {
                     out["media_type"] = json!(media);
                 }
-            } else {
-                let text = String::from_utf8_lossy(&head);
+            } else if let Some(d) = &decoded {
                 let preview: String =
-                    text.split('\n').take(5).collect::<Vec<_>>().join("\n").chars().take(500).collect();
+                    d.lines().into_iter().take(5).collect::<Vec<_>>().join("\n").chars().take(500).collect();
+                out["encoding"] = json!(d.encoding.name());
+                out["line_endings"] = json!(d.line_ending.name());
                 out["preview"] = json!(preview);
             }
             out
         }
         Some(_) => {
             let bytes = tree.read(&path)?;
-            let binary = is_binary(&bytes);
+            let decoded = folio_kinds::text::decode(&bytes);
+            let binary = decoded.is_none();
             let mut generic = json!({"path": path, "kind": "file", "bytes": bytes.len(), "binary": binary});
-            if binary {
+            if let Some(d) = &decoded {
+                let lines = d.lines();
+                let preview: String =
+                    lines.iter().take(5).copied().collect::<Vec<_>>().join("\n").chars().take(500).collect();
+                generic["lines"] = json!(lines.len());
+                generic["encoding"] = json!(d.encoding.name());
+                generic["line_endings"] = json!(d.line_ending.name());
+                generic["preview"] = json!(preview);
+            } else {
                 let head: Vec<String> = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
                 generic["head"] = json!(head.join(" "));
                 if let Some(media) = crate::media::sniff(&bytes) {
                     generic["media_type"] = json!(media);
                 }
-            } else {
-                let text = String::from_utf8_lossy(&bytes);
-                let preview: String =
-                    text.split('\n').take(5).collect::<Vec<_>>().join("\n").chars().take(500).collect();
-                generic["lines"] = json!(text.split('\n').count());
-                generic["preview"] = json!(preview);
             }
             let head: Vec<u8> = bytes.iter().take(64).copied().collect();
             match crate::seams::claim(&env.opts.handlers, &path, &head) {

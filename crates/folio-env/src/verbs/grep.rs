@@ -10,10 +10,10 @@ use serde::Deserialize;
 use super::Reply;
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
-use crate::format::{clip_line, fit, is_binary};
+use crate::format::{clip_line, fit};
 
 /// Tool description of `grep`.
-pub const GREP_DOC: &str = "Search file contents with a JavaScript regular expression. Scope it with `path` (a file or directory) and `glob` (e.g. /scripts/**/*.js); `context` adds lines around each match; results stop at `max_matches` (default 20, at most 200). /.env/history.jsonl holds the run log.";
+pub const GREP_DOC: &str = "Search file contents with a JavaScript regular expression. Scope it with `path` (a file or directory) and `glob` (e.g. /scripts/**/*.js); `context` adds lines around each match; results stop at `max_matches` (default 20, at most 200). `documents: true` also searches the text inside documents a module can read (PDF, DOCX, XLSX, PPTX…), naming the page, sheet or slide of each match. Text in UTF-16, cp1252 or latin-1 and CR-only line endings is read as text. /.env/history.jsonl holds the run log.";
 
 /// Arguments of `grep`.
 #[derive(Deserialize, JsonSchema)]
@@ -29,6 +29,9 @@ pub struct GrepArgs {
     pub context: Option<u64>,
     /// Stop after this many matches (1–200, default 20).
     pub max_matches: Option<u64>,
+    /// Also search the text inside documents (PDF, DOCX, XLSX, PPTX…) that a registered module
+    /// can read; matches name the page, sheet or slide (default false).
+    pub documents: Option<bool>,
 }
 
 /// `grep`.
@@ -55,6 +58,8 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
     let mut capped = false;
     let cap = env.gateway.limits().max_file_bytes;
     let mut too_large: Vec<&VPath> = Vec::new();
+    let documents = args.documents.unwrap_or(false);
+    let mut unreadable: Vec<String> = Vec::new();
     'files: for file in &files {
         // A file over the cap is named, not read: one 2 GB file must not stall a search.
         if tree.stat(file).ok().flatten().is_some_and(|s| s.size > cap) {
@@ -62,13 +67,28 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
             continue;
         }
         let Ok(bytes) = tree.read(file) else { continue };
-        if is_binary(&bytes) {
-            continue;
-        }
+        // Asked for documents, a module's text wins over the raw bytes (a PDF can look like
+        // latin-1 text); otherwise text files only, in whatever encoding they arrived.
+        let document = if documents { document_text(env, file, &bytes) } else { None };
+        let (text, in_document) = match document {
+            Some(Ok(text)) => (text, true),
+            Some(Err(why)) => {
+                unreadable.push(format!("{file}: {why}"));
+                continue;
+            }
+            None => match folio_kinds::text::decode(&bytes) {
+                Some(d) => (d.text, false),
+                None => continue,
+            },
+        };
         scanned += 1;
-        let text = String::from_utf8_lossy(&bytes);
-        let lines: Vec<&str> = text.split('\n').collect();
+        let lines = folio_kinds::text::split_lines(&text);
+        let mut part: Option<String> = None;
         for (i, line) in lines.iter().enumerate() {
+            if in_document && let Some(p) = crate::seams::part_marker(line) {
+                part = Some(p);
+                continue;
+            }
             if !regex.is_match(line).unwrap_or(false) {
                 continue;
             }
@@ -76,14 +96,18 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
                 capped = true;
                 break 'files;
             }
+            let at = match &part {
+                Some(p) => format!("{file} ({p})"),
+                None => file.to_string(),
+            };
             let mut block = Vec::new();
             let first = i.saturating_sub(context);
             for (j, before) in lines.iter().enumerate().take(i).skip(first) {
-                block.push(format!("{file}:{}- {}", j + 1, clip_line(before).0));
+                block.push(format!("{at}:{}- {}", j + 1, clip_line(before).0));
             }
-            block.push(format!("{file}:{}: {}", i + 1, clip_line(line).0));
+            block.push(format!("{at}:{}: {}", i + 1, clip_line(line).0));
             for (j, after) in lines.iter().enumerate().skip(i + 1).take(context) {
-                block.push(format!("{file}:{}- {}", j + 1, clip_line(after).0));
+                block.push(format!("{at}:{}- {}", j + 1, clip_line(after).0));
             }
             blocks.push(block.join("\n"));
         }
@@ -97,6 +121,16 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
             too_large.len(),
             named.join(", "),
             if too_large.len() > 5 { ", …" } else { "" }
+        )
+    };
+    let skipped = if unreadable.is_empty() {
+        skipped
+    } else {
+        format!(
+            "{skipped}\n{} document(s) whose text could not be read: {}{}",
+            unreadable.len(),
+            unreadable.iter().take(5).cloned().collect::<Vec<_>>().join("; "),
+            if unreadable.len() > 5 { "; …" } else { "" }
         )
     };
     if blocks.is_empty() {
@@ -117,4 +151,12 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
     }
     out.push_str(&skipped);
     Ok(Reply::text(out))
+}
+
+/// The text a registered handler gives for a document: `None` when no handler claims the file
+/// or the one that does has no text for it.
+fn document_text(env: &Environment, file: &VPath, bytes: &[u8]) -> Option<std::result::Result<String, String>> {
+    let head = &bytes[..bytes.len().min(64)];
+    let handler = crate::seams::claim(&env.opts.handlers, file, head)?;
+    handler.text(file, bytes).map(|r| r.map_err(|e| format!("env:{}: {e}", handler.module())))
 }

@@ -7,7 +7,8 @@ use serde::Deserialize;
 use super::Reply;
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
-use crate::format::{fit, fmt_bytes, fmt_count, is_binary};
+use crate::format::{fit, fmt_bytes, fmt_count};
+use folio_kinds::text::{Decoded, Encoding, LineEnding, decode};
 
 /// Tool description of `read_file`.
 pub const READ_DOC: &str = "Read a text file with line numbers. Large files come a page at a time; the reply says which `start_line` continues. Binary files are refused — use `describe`.";
@@ -26,13 +27,13 @@ pub struct ReadArgs {
 
 /// Reads a file as text for the agent: regenerates the orientation file when that is what is
 /// asked for, explains a wrong `/std` path, and refuses binary content.
-pub(crate) fn read_text(env: &Environment, verb: &'static str, path: &VPath) -> Result<String> {
+pub(crate) fn read_text(env: &Environment, verb: &'static str, path: &VPath) -> Result<Decoded> {
     let tree = env.tree();
     if path.as_str() == crate::orientation::PATH {
         let text = crate::orientation::build(env);
         // Persisting is a courtesy for grep and the host; a failure must not fail the read.
         let _ = tree.write(path, text.as_bytes());
-        return Ok(text);
+        return Ok(Decoded { line_ending: LineEnding::Lf, encoding: Encoding::Utf8, text });
     }
     if tree.stat(path)?.is_none() && path.is_under(&VPath::parse("/std")?) {
         return Err(std_hint(env, path));
@@ -40,7 +41,7 @@ pub(crate) fn read_text(env: &Environment, verb: &'static str, path: &VPath) -> 
     // The head decides binary and the size decides too large before the file is read whole.
     let size = tree.stat(path)?.map_or(0, |s| s.size);
     let head = tree.read_range(path, 0, 8192)?;
-    if is_binary(&head) {
+    if decode(&head).is_none() {
         return Err(EnvError::Binary { verb, path: path.clone(), size: fmt_bytes(size) });
     }
     let cap = env.gateway.limits().max_file_bytes;
@@ -48,10 +49,7 @@ pub(crate) fn read_text(env: &Environment, verb: &'static str, path: &VPath) -> 
         return Err(EnvError::TooLargeToRead { verb, path: path.clone(), size, cap });
     }
     let bytes = tree.read(path)?;
-    if is_binary(&bytes) {
-        return Err(EnvError::Binary { verb, path: path.clone(), size: fmt_bytes(bytes.len() as u64) });
-    }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    decode(&bytes).ok_or_else(|| EnvError::Binary { verb, path: path.clone(), size: fmt_bytes(bytes.len() as u64) })
 }
 
 /// Explains a missing path under `/std`: a module spelled with `env:`, or a symbol mistaken for
@@ -96,8 +94,8 @@ fn std_hint(env: &Environment, path: &VPath) -> EnvError {
 /// `read_file`.
 pub fn read_file(env: &Environment, args: ReadArgs) -> Result<Reply> {
     let path = VPath::parse(&args.path)?;
-    let text = read_text(env, "read_file", &path)?;
-    let lines: Vec<&str> = text.split('\n').collect();
+    let decoded = read_text(env, "read_file", &path)?;
+    let lines = decoded.lines();
     let total = lines.len();
     let page = env.gateway.limits().max_tool_response_lines.max(1);
     let start = args.start_line.unwrap_or(1).max(1) as usize;
@@ -121,6 +119,9 @@ pub fn read_file(env: &Environment, args: ReadArgs) -> Result<Reply> {
         end = start + fitted.shown.max(1) - 1;
     }
     let mut out = String::new();
+    if !decoded.is_plain() {
+        out.push_str(&format!("({path}: {})\n", decoded.note()));
+    }
     if end < total || start > 1 {
         out.push_str(&format!(
             "showing lines {}–{} of {} ({path})\n",

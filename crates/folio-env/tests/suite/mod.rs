@@ -13,6 +13,7 @@ mod runs;
 mod size;
 mod state;
 mod table;
+mod text;
 mod verbs;
 mod view;
 

@@ -54,9 +54,17 @@ const OPS: &[(&str, bool, FsOp)] = &[
     ("readFile", false, |fs, a| {
         let path = path_arg(a, 0)?;
         let bytes = fs.read(&path)?;
-        String::from_utf8(bytes)
-            .map(|s| HostValue::Json(s.into()))
-            .map_err(|_| format!("{path} is not UTF-8 text — read it with readBytes(path), which returns a Uint8Array"))
+        // Text as it arrives: a BOM (UTF-8, UTF-16) is honoured and dropped, legacy 8-bit text
+        // (cp1252, latin-1) is decoded; only binary is refused.
+        match String::from_utf8(bytes) {
+            Ok(s) if !s.starts_with('\u{feff}') => Ok(HostValue::Json(s.into())),
+            Ok(s) => Ok(HostValue::Json(s.trim_start_matches('\u{feff}').to_owned().into())),
+            Err(e) => {
+                folio_kinds::text::decode(e.as_bytes()).map(|d| HostValue::Json(d.text.into())).ok_or_else(|| {
+                    format!("{path} is binary, not text — read it with readBytes(path), which returns a Uint8Array")
+                })
+            }
+        }
     }),
     ("readBytes", false, |fs, a| Ok(HostValue::Bytes(fs.read(&path_arg(a, 0)?)?))),
     ("writeFile", true, |fs, a| {

@@ -22,6 +22,11 @@ const CASES: &[(&str, &str, &str)] = &[
     ),
     ("readText alias", "return await fs.readText('/inbox/notes.txt');", r#""hello""#),
     (
+        "text as it arrives: UTF-16 with a BOM, latin-1, a UTF-8 BOM dropped; binary refused",
+        "await fs.writeFile('/t/u16.txt', new Uint8Array([0xff, 0xfe, 0x41, 0, 0xe9, 0, 0x0d, 0])); await fs.writeFile('/t/l1.csv', new Uint8Array([0x4d, 0xe9, 0x78])); await fs.writeFile('/t/bom.csv', new Uint8Array([0xef, 0xbb, 0xbf, 0x61])); let bin = ''; try { await fs.readFile('/t/l1.bin'); } catch (e) { bin = 'missing'; } await fs.writeFile('/t/x.bin', new Uint8Array([0x89, 0x50, 0, 0, 1, 2, 0xff])); try { await fs.readText('/t/x.bin'); } catch (e) { bin = String(e.message).includes('is binary, not text') ? 'refused' : String(e.message); } return [await fs.readFile('/t/u16.txt'), await fs.readText('/t/l1.csv'), await fs.readFile('/t/bom.csv'), bin];",
+        r#"["Aé\r","Méx","a","refused"]"#,
+    ),
+    (
         "bytes round trip",
         "await fs.writeFile('/t/b.bin', new Uint8Array([0, 1, 2, 250, 255])); const b = await fs.readBytes('/t/b.bin'); return [b instanceof Uint8Array, Array.from(b)];",
         "[true,[0,1,2,250,255]]",

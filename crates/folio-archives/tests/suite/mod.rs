@@ -1,0 +1,4 @@
+mod common;
+mod corpus;
+mod crafted;
+mod module;
