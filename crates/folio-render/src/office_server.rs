@@ -11,7 +11,7 @@
 //! - **Kept alive by a document.** A headless LibreOffice that served a forwarded conversion
 //!   shuts down when no document is left open. The warm instance is therefore started with an
 //!   one-line text file of its own open (hidden), so it stays up between conversions.
-//! - **Ready when its pipe appears.** It is started with `--accept=pipe,name=folio-office-…` and
+//! - **Ready when its pipe appears.** It is started with `--accept=pipe,name=folio-lo-…` and
 //!   counted as ready once that pipe exists (LibreOffice opens it after start-up); a client
 //!   started earlier would become a second office on the same profile.
 //!
@@ -66,7 +66,8 @@ pub struct WarmPolicy {
     pub max_conversions: u32,
     /// Stopped between conversions when its group is resident past this.
     pub idle_memory_bytes: u64,
-    /// How long it may take to come up; past that the conversion runs one-shot.
+    /// How long it may take to come up (at most half the conversion's own limit); past that
+    /// the conversion runs one-shot.
     pub start_timeout: Duration,
 }
 
@@ -224,11 +225,17 @@ fn serve(profile: PathBuf, soffice: PathBuf, policy: WarmPolicy, pid: Arc<Atomic
             Err(RecvTimeoutError::Disconnected) => break,
         };
         let mut instance = warm.take().and_then(|i| healthy(i, &profile, &policy));
+        // Starting counts against the conversion's own limit, as it does for a one-shot run.
+        let begun = Instant::now();
         if instance.is_none() {
             instance = start(&soffice, &profile, &policy, &request.limits);
         }
+        let limits = ChildLimits {
+            timeout: request.limits.timeout.saturating_sub(begun.elapsed()).max(POLL),
+            ..request.limits.clone()
+        };
         pid.store(instance.as_ref().map_or(0, |i| i.proc.id()), Ordering::SeqCst);
-        let (result, keep) = convert(instance, &profile, request.client, &request.limits, &request.name);
+        let (result, keep) = convert(instance, &profile, request.client, &limits, &request.name);
         warm = match keep {
             Some(i) if i.conversions >= policy.max_conversions => {
                 i.stop(&profile);
@@ -289,7 +296,7 @@ fn office_binary(soffice: &Path) -> PathBuf {
 /// one already serves the profile).
 fn start(soffice: &Path, profile: &Path, policy: &WarmPolicy, limits: &ChildLimits) -> Option<Instance> {
     let dir = std::env::temp_dir().join(format!(
-        "folio-office-warm-{}-{}",
+        "folio-lo-warm-{}-{}",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
@@ -299,12 +306,15 @@ fn start(soffice: &Path, profile: &Path, policy: &WarmPolicy, limits: &ChildLimi
     // shuts down after its first conversion like any other.
     std::fs::write(&keep, b"Folio keeps this LibreOffice running between conversions.\n").ok()?;
     let uid = uid_of(&keep)?;
-    let name = format!("folio-office-{}-{}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
+    // Not `folio-office-<pid>-…`, the mark of a one-shot conversion's files and processes.
+    let name = format!("folio-lo-{}-{}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed));
     let pipe = PathBuf::from(format!("/tmp/OSL_PIPE_{uid}_{name}"));
     let _ = std::fs::remove_file(&pipe);
     let _ = recalc_always(profile);
     let begun = Instant::now();
-    let bound = ChildLimits { memory_bytes: limits.memory_bytes, ..ChildLimits::timeout(policy.start_timeout) };
+    // Half the conversion's limit at most, so a slow start still leaves the one-shot route time.
+    let wait = policy.start_timeout.min(limits.timeout / 2);
+    let bound = ChildLimits { memory_bytes: limits.memory_bytes, ..ChildLimits::timeout(wait) };
     // LibreOffice's first start on a new profile fills it and exits with 81 ("restart me"),
     // which its launcher would answer by starting it again; so does this.
     for _attempt in 0..2 {
@@ -325,7 +335,7 @@ fn start(soffice: &Path, profile: &Path, policy: &WarmPolicy, limits: &ChildLimi
             }
             let stop =
                 limits.cancel.as_ref().is_some_and(|c| c()) || limits.deadline.is_some_and(|d| Instant::now() >= d);
-            if stop || begun.elapsed() >= policy.start_timeout {
+            if stop || begun.elapsed() >= wait {
                 proc.kill(ChildEnd::Cancelled);
                 break false;
             }
