@@ -114,3 +114,126 @@ fn the_app_starts_no_ffmpeg_or_ffprobe_itself() {
     }
     assert!(offenders.is_empty(), "only folio-media starts ffmpeg/ffprobe; these start processes: {offenders:?}");
 }
+
+/// A ZIP of `parts` (an OOXML package), written with the zip crate the app reads them with.
+fn package(parts: &[(&str, String)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, body) in parts {
+        w.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();
+        w.write_all(body.as_bytes()).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+const RELS: &str = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="TARGET"/></Relationships>"#;
+
+/// Two sheets: "Sales" whose formula carries its saved result, "Notes" whose formula was saved
+/// without one (as a library that does not calculate writes it).
+fn two_sheet_workbook() -> Vec<u8> {
+    let sheet = |data: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{data}</sheetData></worksheet>"#
+        )
+    };
+    let ws = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml";
+    package(&[
+        ("[Content_Types].xml", format!(r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="{ws}"/><Override PartName="/xl/worksheets/sheet2.xml" ContentType="{ws}"/></Types>"#)),
+        ("_rels/.rels", RELS.replace("TARGET", "xl/workbook.xml")),
+        ("xl/workbook.xml", r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sales" sheetId="1" r:id="rId1"/><sheet name="Notes" sheetId="2" r:id="rId2"/></sheets></workbook>"#.into()),
+        ("xl/_rels/workbook.xml.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>"#.into()),
+        ("xl/worksheets/sheet1.xml", sheet(r#"<row r="1"><c r="A1" t="inlineStr"><is><t>Units</t></is></c><c r="B1" t="inlineStr"><is><t>Price</t></is></c><c r="C1" t="inlineStr"><is><t>Total</t></is></c></row><row r="2"><c r="A2"><v>3</v></c><c r="B2"><v>4</v></c><c r="C2"><f>A2*B2</f><v>12</v></c></row>"#)),
+        ("xl/worksheets/sheet2.xml", sheet(r#"<row r="1"><c r="A1"><v>5</v></c><c r="B1"><f>A1*2</f></c></row>"#)),
+    ])
+}
+
+#[test]
+fn a_workbook_previews_a_tab_per_sheet_with_saved_results_and_names_formulas_without_one() {
+    let app = app();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("book.xlsx"), two_sheet_workbook()).unwrap();
+    let folder = dir.path().display().to_string();
+    let _: FolderOpenResponse = call(&app, "folder_open", json!({"params": {"path": folder}})).unwrap();
+    let info: PreviewInfoResponse = call(&app, "preview_info", json!({"params": {"path": "/book.xlsx"}})).unwrap();
+    assert_eq!(info.kind, PreviewKind::Spreadsheet);
+    let check = |sheet: Option<&str>, shown: &str, rows: Vec<Vec<&str>>, uncalculated: Vec<[u32; 2]>| {
+        let t: PreviewTableResponse =
+            call(&app, "preview_table", json!({"params": {"path": "/book.xlsx", "sheet": sheet}})).unwrap();
+        assert_eq!(t.sheets, vec!["Sales", "Notes"], "a tab per sheet");
+        assert_eq!(t.sheet.as_deref(), Some(shown));
+        assert_eq!(t.rows, rows, "{shown}");
+        assert_eq!(t.uncalculated, uncalculated, "{shown}");
+    };
+    check(None, "Sales", vec![vec!["Units", "Price", "Total"], vec!["3", "4", "12"]], vec![]);
+    check(Some("Notes"), "Notes", vec![vec!["5", "=A1*2"]], vec![[0, 1]]);
+    let err =
+        call::<PreviewTableResponse>(&app, "preview_table", json!({"params": {"path": "/book.xlsx", "sheet": "Q9"}}))
+            .unwrap_err();
+    assert!(err.contains("no sheet named \"Q9\"") && err.contains("Sales, Notes"), "{err}");
+}
+
+/// A .docx with one paragraph per entry.
+fn memo(paragraphs: &[&str]) -> Vec<u8> {
+    let body: String = paragraphs.iter().map(|p| format!("<w:p><w:r><w:t>{p}</w:t></w:r></w:p>")).collect();
+    package(&[
+        ("[Content_Types].xml", r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>"#.into()),
+        ("_rels/.rels", RELS.replace("TARGET", "word/document.xml")),
+        ("word/document.xml", format!(r#"<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>"#)),
+    ])
+}
+
+/// DOCX and PPTX preview page by page through the warm LibreOffice: the first document starts
+/// it, and it is still the same instance that answers the deck.
+#[test]
+fn docx_and_pptx_preview_page_by_page_through_the_warm_libreoffice() {
+    use folio_desktop::preview::{Previews, Version};
+    use std::sync::Arc;
+    let app = app();
+    let previews: Arc<Previews> = tauri::Manager::state::<Arc<Previews>>(&app.webview).inner().clone();
+    if let Err(tried) = folio_render::office::find_soffice(None, &previews.renderer.host) {
+        assert!(!std::path::Path::new("/etc/debian_version").exists(), "scripts/install.sh installs LibreOffice");
+        println!("skipped: no LibreOffice ({tried})");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos().to_string();
+    std::fs::write(dir.path().join("memo.docx"), memo(&["Quarterly memo", &nanos])).unwrap();
+    let corpus = std::env::var_os("FOLIO_CORPUS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+    let deck = std::fs::read(corpus.join("presentations/tables-3-slides.pptx")).ok();
+    if let Some(deck) = &deck {
+        std::fs::write(dir.path().join("deck.pptx"), deck).unwrap();
+    } else {
+        println!("the deck part is skipped: no corpus at {}", corpus.display());
+    }
+    let folder = dir.path().display().to_string();
+    let _: FolderOpenResponse = call(&app, "folder_open", json!({"params": {"path": folder}})).unwrap();
+    let session = tauri::Manager::state::<folio_desktop::commands::AppState>(&app.webview).current().unwrap();
+    let png_width = |png: &[u8]| u32::from_be_bytes(png[16..20].try_into().unwrap());
+
+    let pages: PreviewPagesResponse = call(&app, "preview_pages", json!({"params": {"path": "/memo.docx"}})).unwrap();
+    assert_eq!(pages.page_count, 1);
+    let at = folio_vfs::VPath::parse("/memo.docx").unwrap();
+    let png = previews.page_png(&session, &at, Version::Current, 1, 400).unwrap();
+    assert!(png.starts_with(b"\x89PNG") && png_width(&png) == 400);
+    let warm = folio_render::office_server::instance_pid(&previews.renderer.office_profile);
+    if folio_render::office_server::enabled() {
+        assert!(warm.is_some(), "the conversion left a warm LibreOffice for the next one");
+    }
+    if deck.is_some() {
+        let pages: PreviewPagesResponse =
+            call(&app, "preview_pages", json!({"params": {"path": "/deck.pptx"}})).unwrap();
+        assert_eq!(pages.page_count, 3, "a page per slide");
+        let at = folio_vfs::VPath::parse("/deck.pptx").unwrap();
+        for page in 1..=3 {
+            let png = previews.page_png(&session, &at, Version::Current, page, 320).unwrap();
+            assert!(png.starts_with(b"\x89PNG") && png_width(&png) == 320, "slide {page}");
+        }
+        assert_eq!(
+            folio_render::office_server::instance_pid(&previews.renderer.office_profile),
+            warm,
+            "the same instance"
+        );
+    }
+}

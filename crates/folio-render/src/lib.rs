@@ -48,6 +48,7 @@ pub mod doctor;
 mod error;
 pub mod images;
 pub mod office;
+pub mod office_server;
 pub mod ops;
 pub mod pagepng;
 pub mod pdf;

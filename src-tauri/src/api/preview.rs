@@ -184,6 +184,9 @@ pub struct PreviewTableResponse {
     pub total_rows: u32,
     /// True when `rows` stops before `total_rows`.
     pub truncated: bool,
+    /// `[row, column]` in `rows` of each formula cell the file saved no result for (its text is
+    /// the formula): the workbook was written without being calculated.
+    pub uncalculated: Vec<[u32; 2]>,
 }
 
 /// Asks for one frame of a motion scene, rendered by env:motion's renderer (the same page,

@@ -109,5 +109,6 @@ pub fn table_response(session: &Session, params: PreviewTableParams) -> Result<P
         sheet: t.sheet,
         rows: t.rows,
         total_rows: t.total_rows,
+        uncalculated: t.uncalculated.into_iter().map(|(row, column)| [row, column]).collect(),
     })
 }

@@ -7,6 +7,11 @@
 //! time (a 1.3 KB file declaring 999,999,999 repeated cells otherwise allocates until the machine
 //! gives out), and a panic inside calamine (an old BIFF5 workbook indexes past a record's end)
 //! becomes a named error instead of ending the preview task.
+//!
+//! A workbook's cells show what its file stored for them: for a formula, the result its
+//! application calculated and saved. A formula saved without a result (written by a library
+//! that does not calculate) is shown as its formula and listed in `uncalculated`, so the pane
+//! says so instead of showing an empty cell that looks like no data.
 
 use std::io::{Cursor, Read};
 
@@ -23,6 +28,9 @@ pub struct Table {
     pub rows: Vec<Vec<String>>,
     /// Rows in the whole table.
     pub total_rows: u32,
+    /// Cells of `rows` (row, column) holding a formula the file saved no result for; their
+    /// text is the formula, `=` first.
+    pub uncalculated: Vec<(u32, u32)>,
 }
 
 /// The delimiter of delimited text: a tab for `.tsv`, otherwise whichever of `,` `;` `\t` `|`
@@ -70,7 +78,7 @@ pub fn delimited(name: &str, bytes: &[u8], limit: usize) -> Result<Table, String
             }
         }
     }
-    Ok(Table { sheets: Vec::new(), sheet: None, rows, total_rows: total })
+    Ok(Table { sheets: Vec::new(), sheet: None, rows, total_rows: total, uncalculated: Vec::new() })
 }
 
 /// Reads one sheet of a workbook (`sheet`: by name; `None`: the first).
@@ -132,8 +140,37 @@ fn read_workbook(bytes: &[u8], sheet: Option<&str>, limit: usize) -> Result<Tabl
         None => sheets.first().cloned().ok_or("the workbook has no sheets")?,
     };
     let range = book.worksheet_range(&name).map_err(|e| format!("sheet {name:?}: {e}"))?;
-    let rows = range.rows().take(limit).map(|row| row.iter().map(|cell| cell.to_string()).collect()).collect();
-    Ok(Table { sheets, sheet: Some(name), rows, total_rows: range.height() as u32 })
+    // Formulas are only read to find the ones without a saved result; a format whose formulas
+    // calamine cannot read (old .xls) shows values alone.
+    let formulas = book.worksheet_formula(&name).ok().filter(|f| !f.is_empty());
+    let bounds = |r: &calamine::Range<String>| r.start().zip(r.end());
+    let values = range.start().zip(range.end());
+    let Some(((top, left), (bottom, right))) = [values, formulas.as_ref().and_then(bounds)]
+        .into_iter()
+        .flatten()
+        .reduce(|(s, e), (s2, e2)| ((s.0.min(s2.0), s.1.min(s2.1)), (e.0.max(e2.0), e.1.max(e2.1))))
+    else {
+        return Ok(Table { sheets, sheet: Some(name), rows: Vec::new(), total_rows: 0, uncalculated: Vec::new() });
+    };
+    let mut rows = Vec::new();
+    let mut uncalculated = Vec::new();
+    for (i, r) in (top..=bottom).take(limit).enumerate() {
+        let mut row = Vec::new();
+        for (j, c) in (left..=right).enumerate() {
+            let value = range.get_value((r, c)).filter(|v| !matches!(v, calamine::Data::Empty));
+            let formula = formulas.as_ref().and_then(|f| f.get_value((r, c))).filter(|f| !f.is_empty());
+            match (value, formula) {
+                (Some(v), _) => row.push(v.to_string()),
+                (None, Some(f)) => {
+                    uncalculated.push((i as u32, j as u32));
+                    row.push(format!("={f}"));
+                }
+                (None, None) => row.push(String::new()),
+            }
+        }
+        rows.push(row);
+    }
+    Ok(Table { sheets, sheet: Some(name), rows, total_rows: bottom - top + 1, uncalculated })
 }
 
 #[cfg(test)]
@@ -180,6 +217,53 @@ mod tests {
         assert_eq!(t.total_rows, 4);
         let t = delimited("a.csv", b"", 3).unwrap();
         assert_eq!((t.rows.len(), t.total_rows), (0, 0));
+    }
+
+    /// A one-sheet .xlsx whose `<sheetData>` is `data`.
+    pub fn xlsx(data: &str) -> Vec<u8> {
+        use std::io::Write;
+        let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let parts = [
+            ("[Content_Types].xml", r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#.to_string()),
+            ("_rels/.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#.to_string()),
+            ("xl/workbook.xml", r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sales" sheetId="1" r:id="rId1"/></sheets></workbook>"#.to_string()),
+            ("xl/_rels/workbook.xml.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#.to_string()),
+            ("xl/worksheets/sheet1.xml", format!(r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{data}</sheetData></worksheet>"#)),
+        ];
+        for (name, body) in parts {
+            w.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+            w.write_all(body.as_bytes()).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn formula_results_are_shown_and_a_formula_without_one_is_named() {
+        let check = |data: &str, rows: Vec<Vec<&str>>, uncalculated: Vec<(u32, u32)>| {
+            let t = workbook(&xlsx(data), None, 10).unwrap();
+            assert_eq!(
+                (t.rows, t.uncalculated),
+                (
+                    rows.iter().map(|r| r.iter().map(|c| c.to_string()).collect()).collect::<Vec<Vec<String>>>(),
+                    uncalculated
+                ),
+                "{data}"
+            );
+        };
+        // Saved results are what the pane shows.
+        check(
+            r#"<row r="1"><c r="A1"><v>7</v></c><c r="B1"><f>A1*3</f><v>21</v></c></row>"#,
+            vec![vec!["7", "21"]],
+            vec![],
+        );
+        // A formula saved without a result shows as its formula, listed.
+        check(
+            r#"<row r="1"><c r="A1"><v>7</v></c><c r="B1"><f>A1*3</f></c></row><row r="2"><c r="A2"><v>1</v></c></row>"#,
+            vec![vec!["7", "=A1*3"], vec!["1", ""]],
+            vec![(0, 1)],
+        );
+        // Only formulas: the sheet is not empty.
+        check(r#"<row r="2"><c r="C2"><f>SUM(A1:B1)</f></c></row>"#, vec![vec!["=SUM(A1:B1)"]], vec![(0, 0)]);
     }
 
     #[test]

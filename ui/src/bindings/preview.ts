@@ -182,7 +182,12 @@ totalRows: number,
 /**
  * True when `rows` stops before `total_rows`.
  */
-truncated: boolean, };
+truncated: boolean, 
+/**
+ * `[row, column]` in `rows` of each formula cell the file saved no result for (its text is
+ * the formula): the workbook was written without being calculated.
+ */
+uncalculated: Array<[number, number]>, };
 
 export type PreviewSceneParams = { 
 /**

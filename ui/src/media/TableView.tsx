@@ -22,6 +22,11 @@ export function TableView(props: { path: string; tag: string; compact?: boolean 
   const [head, ...rows] = table.rows;
   const width = Math.max(0, ...table.rows.map((r) => r.length));
   const pad = (r: string[]) => [...r, ...Array(Math.max(0, width - r.length)).fill("")];
+  // Formula cells the file saved no result for: shown as their formula, marked, and counted.
+  const uncalculated = new Set(table.uncalculated.map(([r, c]) => `${r}:${c}`));
+  const cellClass = (r: number, c: number) => (uncalculated.has(`${r}:${c}`) ? "uncalculated" : undefined);
+  const cellTitle = (r: number, c: number) =>
+    uncalculated.has(`${r}:${c}`) ? "This formula has no saved result: the file was written without calculating it" : undefined;
   return (
     <div class={`table-view${props.compact ? " compact" : ""}`}>
       {table.sheets.length > 1 && (
@@ -42,7 +47,9 @@ export function TableView(props: { path: string; tag: string; compact?: boolean 
               <tr>
                 <th class="rownum">#</th>
                 {pad(head).map((c, i) => (
-                  <th key={i}>{c}</th>
+                  <th key={i} class={cellClass(0, i)} title={cellTitle(0, i)}>
+                    {c}
+                  </th>
                 ))}
               </tr>
             </thead>
@@ -51,13 +58,22 @@ export function TableView(props: { path: string; tag: string; compact?: boolean 
                 <tr key={i}>
                   <td class="rownum">{i + 2}</td>
                   {pad(r).map((c, j) => (
-                    <td key={j}>{c}</td>
+                    <td key={j} class={cellClass(i + 1, j)} title={cellTitle(i + 1, j)}>
+                      {c}
+                    </td>
                   ))}
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+      )}
+      {table.uncalculated.length > 0 && (
+        <p class="table-note">
+          {table.uncalculated.length === 1 ? "1 formula cell has" : `${table.uncalculated.length} formula cells have`} no
+          saved result (shown as the formula): the file was written without calculating it. Recalculate it (env:spreadsheets
+          recalculate) or open and save it in a spreadsheet application to see the values.
+        </p>
       )}
       <p class="muted table-meta">
         {table.truncated

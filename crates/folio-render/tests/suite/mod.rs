@@ -9,6 +9,7 @@ mod doctor;
 mod images;
 mod modules;
 mod office;
+mod office_server;
 mod pdf;
 
 use folio_render::{HostPaths, Renderer};
