@@ -177,46 +177,46 @@ pub struct VerbEvent {
 /// The host's telemetry callback.
 pub type OnVerb = std::sync::Arc<dyn Fn(&VerbEvent) + Send + Sync>;
 
-/// Finds the handler claiming a file: first any magic match (in registration order), then any
-/// extension match. `head` is the first 64 bytes.
+/// Finds the handler claiming a file: the first of [`claimants`]. `head` is the first 64 bytes.
 pub fn claim<'a>(
     handlers: &'a [std::sync::Arc<dyn FileHandler>],
     path: &VPath,
     head: &[u8],
 ) -> Option<&'a dyn FileHandler> {
-    let by_magic = handlers.iter().find(|h| {
-        h.magic()
-            .iter()
-            .any(|m| head.len() >= m.offset + m.bytes.len() && head[m.offset..m.offset + m.bytes.len()] == m.bytes[..])
-    });
-    let by_ext = || {
-        let ext = path.extension().map(|e| format!(".{}", e.to_lowercase()))?;
-        handlers.iter().find(|h| h.extensions().iter().any(|x| x.to_lowercase() == ext))
-    };
-    by_magic.or_else(by_ext).map(|h| h.as_ref())
+    claimants(handlers, path, head).into_iter().next()
 }
 
-/// Every handler claiming a file, in the order [`claim`] prefers them: magic matches first (in
-/// registration order), then extension matches. `describe` takes the first; `view_image` takes
-/// the first that renders pages, so a module that summarises a format better (env:documents for
-/// a PDF's words) can sit before the one that draws it (env:render).
+/// Every handler claiming a file, best first. `describe` takes the first; `view_image` takes the
+/// first that renders pages, so a module that summarises a format better (env:spreadsheets for a
+/// workbook's sheets) sits before the one that draws it (env:render).
+///
+/// Which comes first depends on whether the bytes agree with the name. When some handler claims
+/// both the file's signature and its extension (a real `.xlsx` is a `PK` zip, which env:render
+/// claims for `.xlsx`), the name is trusted: handlers claiming the extension come first, in
+/// registration order, then those claiming only the signature (env:archives for any zip). When
+/// no handler claims both, the name lies (`report.xlsx` that starts with `%PDF`) and the
+/// signature's handlers come first. With no signature match, the extension decides.
 pub fn claimants<'a>(
     handlers: &'a [std::sync::Arc<dyn FileHandler>],
     path: &VPath,
     head: &[u8],
 ) -> Vec<&'a dyn FileHandler> {
     let ext = path.extension().map(|e| format!(".{}", e.to_lowercase()));
-    let magic = |h: &std::sync::Arc<dyn FileHandler>| {
-        h.magic()
-            .iter()
-            .any(|m| head.len() >= m.offset + m.bytes.len() && head[m.offset..m.offset + m.bytes.len()] == m.bytes[..])
-    };
-    let extension = |h: &std::sync::Arc<dyn FileHandler>| {
-        ext.as_ref().is_some_and(|e| h.extensions().iter().any(|x| x.to_lowercase() == *e))
-    };
-    let mut out: Vec<&dyn FileHandler> = handlers.iter().filter(|h| magic(h)).map(|h| h.as_ref()).collect();
-    for h in handlers.iter().filter(|h| !magic(h) && extension(h)) {
-        out.push(h.as_ref());
-    }
-    out
+    let by_magic: Vec<bool> = handlers
+        .iter()
+        .map(|h| {
+            h.magic().iter().any(|m| {
+                head.len() >= m.offset + m.bytes.len() && head[m.offset..m.offset + m.bytes.len()] == m.bytes[..]
+            })
+        })
+        .collect();
+    let by_ext: Vec<bool> = handlers
+        .iter()
+        .map(|h| ext.as_ref().is_some_and(|e| h.extensions().iter().any(|x| x.to_lowercase() == *e)))
+        .collect();
+    let agree = by_magic.iter().zip(&by_ext).any(|(m, e)| *m && *e);
+    let (first, second) = if agree { (&by_ext, &by_magic) } else { (&by_magic, &by_ext) };
+    let firsts = (0..handlers.len()).filter(|i| first[*i]);
+    let seconds = (0..handlers.len()).filter(|i| !first[*i] && second[*i]);
+    firsts.chain(seconds).map(|i| handlers[i].as_ref()).collect()
 }

@@ -56,7 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         let motion = std::sync::Arc::new(folio_motion::modules::MotionHost::discover(None, None));
         record("env:motion discovery", ms(t));
-        let parts = Parts { renderer, doctor, motion };
+        let parts = Parts::new(renderer, doctor, motion);
         for row in MODULES {
             let t = Instant::now();
             (row.build)(&parts)?;

@@ -164,7 +164,7 @@ impl HostBuilder {
         let doctor = with_motion_rows(doctor, &motion);
         // A torn or unreadable rates file is said at start, beside the doctor cache's problems.
         warnings.extend(rates.take_warnings());
-        let parts = Parts { renderer, doctor, motion };
+        let parts = Parts::new(renderer, doctor, motion);
         let mut registry = ModuleRegistry::with_builtins();
         for row in MODULES {
             let module = (row.build)(&parts).map_err(|why| HostError::Module { name: row.name.into(), why })?;

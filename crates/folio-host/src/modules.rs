@@ -24,6 +24,18 @@ pub struct Parts {
     pub doctor: Vec<Capability>,
     /// The browser and encoder env:motion found; each environment gets its own browser from it.
     pub motion: Arc<MotionHost>,
+    /// env:spreadsheets' LibreOffice (for `recalculate`) and its per-environment sheet cache,
+    /// shared by the module and the workbook handler.
+    pub sheets: Arc<folio_sheets::SheetsHost>,
+}
+
+impl Parts {
+    /// The parts over a renderer, the doctor's rows and env:motion's host; the spreadsheet host
+    /// (its LibreOffice and cache) is derived from the renderer's host paths.
+    pub fn new(renderer: Arc<Renderer>, doctor: Vec<Capability>, motion: Arc<MotionHost>) -> Parts {
+        let sheets = Arc::new(folio_sheets::SheetsHost::new(renderer.host.clone()));
+        Parts { renderer, doctor, motion, sheets }
+    }
 }
 
 /// One `env:<name>` module the host registers.
@@ -52,7 +64,19 @@ pub const MODULES: &[Registration] = &[
     Registration { name: "documents", build: documents, skill: Some(folio_docs::modules::SKILL) },
     Registration { name: "charts", build: charts, skill: Some(folio_charts::modules::SKILL) },
     Registration { name: "slides", build: slides, skill: Some(folio_slides::modules::SKILL) },
+    Registration { name: "spreadsheets", build: spreadsheets, skill: Some(folio_sheets::modules::SKILL) },
+    Registration { name: "archives", build: archives, skill: Some(folio_archives::SKILL) },
 ];
+
+/// Workbooks read in pages, written from records or a spec, recalculated and checked.
+fn spreadsheets(p: &Parts) -> Result<NativeModule, String> {
+    Ok(folio_sheets::modules::spreadsheets_module(p.sheets.clone()))
+}
+
+/// Zip, tar and tar.gz in and out, with the reference's defences.
+fn archives(_: &Parts) -> Result<NativeModule, String> {
+    Ok(folio_archives::archives_module(folio_archives::Limits::default()))
+}
 
 /// PDF and DOCX from one spec, and their readers and edits (PDFium reads the text).
 fn documents(p: &Parts) -> Result<NativeModule, String> {
@@ -104,10 +128,13 @@ pub type MakeHandler = fn(&Parts) -> Arc<dyn FileHandler>;
 pub const HANDLERS: &[MakeHandler] = &[
     |p| Arc::new(folio_docs::handler::DocumentsHandler::new(p.renderer.clone())),
     |_| Arc::new(folio_slides::handler::SlidesHandler),
+    |p| Arc::new(folio_sheets::handler::SheetsHandler::new(p.sheets.clone())),
     |p| Arc::new(RenderHandler::new(p.renderer.clone())),
     |p| Arc::new(ImagesHandler::new(p.renderer.clone())),
     |p| Arc::new(MediaHandler::new(Arc::new(crate::media::media_host(&p.renderer.host)))),
     |_| Arc::new(folio_render::svg::SvgHandler),
+    // Last: it claims the `PK` signature every Office file shares.
+    |_| Arc::new(folio_archives::ArchivesHandler::new(folio_archives::Limits::default())),
 ];
 
 /// The names every environment of a host can import, in order: the builtins, then [`MODULES`].

@@ -46,7 +46,9 @@ pub fn prepare_profile(profile: &Path) -> Result<()> {
     let kept: String = if now.contains("</oor:items>") {
         // Drop any other value of the two settings, keep the rest of the profile.
         now.split_inclusive("</item>")
-            .filter(|item| !item.contains("oor:name=\"OOXMLRecalcMode\"") && !item.contains("oor:name=\"ODFRecalcMode\""))
+            .filter(|item| {
+                !item.contains("oor:name=\"OOXMLRecalcMode\"") && !item.contains("oor:name=\"ODFRecalcMode\"")
+            })
             .collect::<String>()
             .replace("</oor:items>", "")
     } else {

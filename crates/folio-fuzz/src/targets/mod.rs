@@ -108,7 +108,7 @@ pub(crate) fn renderer() -> Arc<Renderer> {
 /// describe target into a benchmark of process starts (5 inputs a second instead of thousands);
 /// its own tests give it hostile media, and ffprobe's parsers are fuzzed by FFmpeg upstream.
 pub(crate) fn handlers() -> Vec<Arc<dyn FileHandler>> {
-    let parts = folio_host::Parts { renderer: renderer(), doctor: Vec::new(), motion: no_motion() };
+    let parts = folio_host::Parts::new(renderer(), Vec::new(), no_motion());
     folio_host::HANDLERS.iter().map(|make| make(&parts)).filter(|h| h.module() != "media").collect()
 }
 
@@ -127,7 +127,7 @@ pub(crate) fn limits() -> Limits {
 /// An environment over an in-memory folder with what a host gives it: the builtins, every
 /// module of `folio_host::MODULES` and every handler of `folio_host::HANDLERS`.
 pub(crate) fn environment() -> Result<Environment, String> {
-    let parts = folio_host::Parts { renderer: renderer(), doctor: Vec::new(), motion: no_motion() };
+    let parts = folio_host::Parts::new(renderer(), Vec::new(), no_motion());
     let mut registry = ModuleRegistry::with_builtins();
     for row in folio_host::MODULES {
         let module = (row.build)(&parts).map_err(|e| format!("env:{}: {e}", row.name))?;
