@@ -338,6 +338,13 @@ impl Engine {
             () = ticker => Err(ScriptError::Engine("the progress ticker stopped".into())),
         };
         life.cancel();
+        // Freeing a heap that holds a library (exceljs: ~20 MB of objects) takes tens of
+        // milliseconds; the run's result does not wait for it. Then the next spare is prepared.
+        let dropped = std::thread::Builder::new().name("folio-free".into()).spawn(move || drop((ctx, rt)));
+        drop(dropped);
+        if !packages.is_empty() {
+            self.spares.replenish(&packages, &self.limits);
+        }
         // Host work on other threads sees the cancel at its next unit (a page, a child poll);
         // the run returns once it has stopped, so nothing it does lands after the result.
         let grace = Instant::now() + WORK_GRACE;

@@ -7,7 +7,9 @@
 //! runtime in which only the Node layer and those packages have been evaluated, by a background
 //! thread, from nothing. The run takes it (it is removed from the pool, never handed out twice),
 //! installs its prelude, binds its file system and loader, and imports the entry; the packages'
-//! modules are found already evaluated. A replacement is prepared at once for the next run.
+//! modules are found already evaluated. When the run ends, its runtime is freed on another
+//! thread and a replacement is prepared for the next run (not during the run, which would compete
+//! with it for the CPU).
 //!
 //! Freshness holds because a spare has never run a script: what a run does to globals,
 //! prototypes or a library's objects dies with its runtime. When no spare is ready (the first run
@@ -67,10 +69,9 @@ impl Pool {
                 }
                 let slot = slots.entry(packages.to_vec()).or_default();
                 match slot.ready.take() {
-                    Some(spare) => {
-                        slot.building = true;
-                        (Some(spare), true, false)
-                    }
+                    // The replacement is prepared when the run ends (`replenish`), so it does not
+                    // compete with the run for the CPU.
+                    Some(spare) => (Some(spare), false, false),
                     None if slot.building => (None, false, true),
                     None => {
                         slot.building = true;
@@ -85,6 +86,23 @@ impl Pool {
                 return taken;
             }
             tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+
+    /// After a run with `packages`: prepares the next spare unless one is ready or on its way.
+    pub(crate) fn replenish(self: &Arc<Self>, packages: &[&'static str], limits: &ScriptLimits) {
+        let start = {
+            let mut slots = self.slots();
+            match slots.get_mut(packages) {
+                Some(slot) if slot.ready.is_none() && !slot.building => {
+                    slot.building = true;
+                    true
+                }
+                _ => false,
+            }
+        };
+        if start {
+            self.prepare(packages.to_vec(), limits.clone());
         }
     }
 
