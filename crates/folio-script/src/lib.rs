@@ -109,6 +109,7 @@ pub mod node;
 mod operation;
 pub mod registry;
 mod script_fs;
+mod skill;
 mod spare;
 mod validate;
 
@@ -125,3 +126,4 @@ pub use registry::{
     WorkGuard,
 };
 pub use script_fs::{ScriptFs, TreeFs};
+pub use skill::{LIBRARIES_SKILL, NODE_DTS};

@@ -271,3 +271,81 @@ fn each_readme_example_writes_a_file_an_independent_reader_opens() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A 1×1 PNG, for the skill's `addImage({ path })`.
+const PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8,
+    6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89, 0, 0, 0, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0,
+    0xf0, 0x1f, 0, 0x05, 0, 0x01, 0xff, 0x89, 0x99, 0x3d, 0x1d, 0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60,
+    0x82,
+];
+
+#[test]
+fn every_example_in_the_skill_runs_and_writes_its_file() {
+    let (name, description, text) = folio_script::LIBRARIES_SKILL;
+    assert!(!name.is_empty() && !description.is_empty());
+    let engine = engine();
+    let mut blocks = 0;
+    let mut failures = Vec::new();
+    for block in text.split("```js\n").skip(1) {
+        let code = block.split("```").next().unwrap();
+        blocks += 1;
+        let t = tree(&[]);
+        t.write(&vp("/fonts/DejaVuSans.ttf"), folio_fonts::Face::Sans.bytes()).unwrap();
+        t.write(&vp("/in/logo.png"), PNG).unwrap();
+        let r = run_in(&engine, &t, code);
+        let written = code.split('\'').find(|s| s.starts_with("/out/")).unwrap();
+        match (&r.outcome, t.read(&vp(written))) {
+            (Ok(_), Ok(bytes)) if bytes.len() > 100 => {}
+            (outcome, file) => {
+                failures.push(format!("block {blocks}: {outcome:?}, {written}: {:?}", file.map(|b| b.len())))
+            }
+        }
+    }
+    assert_eq!(blocks, 4, "the skill's examples");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The file terminals beyond the README examples: (name, script, expected outcome fragment).
+const TERMINALS: &[(&str, &str, &str)] = &[
+    (
+        "exceljs csv.writeFile and csv.readFile",
+        "import ExcelJS from 'exceljs';\nimport fs from 'fs';\nexport default async () => { const wb = new ExcelJS.Workbook(); const ws = wb.addWorksheet('S'); ws.addRow(['a', 1]); ws.addRow(['b', 2]); await wb.csv.writeFile('/out/s.csv'); const back = new ExcelJS.Workbook(); const w2 = await back.csv.readFile('/out/s.csv'); return [fs.readFileSync('/out/s.csv', 'utf8'), w2.getCell('B2').value, w2.getCell('A1').value]; }",
+        r#"["a,1\nb,2",2,"a"]"#,
+    ),
+    (
+        "exceljs readFile of a missing file names it",
+        "import ExcelJS from 'exceljs';\nexport default async () => { try { await new ExcelJS.Workbook().xlsx.readFile('/in/none.xlsx'); return 'read'; } catch (e) { return e.message; } }",
+        r#""File not found: /in/none.xlsx""#,
+    ),
+    (
+        "exceljs writeFile outside the folder is refused with env:fs's message",
+        "import ExcelJS from 'exceljs';\nexport default async () => { const wb = new ExcelJS.Workbook(); wb.addWorksheet('S'); try { await wb.xlsx.writeFile('../../tmp/x.xlsx'); return 'written'; } catch (e) { return [e.code, e.message]; } }",
+        r#"["EINVAL","fs.writeFileSync: "#,
+    ),
+    (
+        "pptxgenjs writeFile adds .pptx and returns the name; the file is a zip",
+        "import pptxgen from 'pptxgenjs';\nimport fs from 'fs';\nexport default async () => { const p = new pptxgen(); p.addSlide().addText('x', { x: 1, y: 1 }); const name = await p.writeFile({ fileName: '/out/deck' }); return [name, fs.readFileSync('/out/deck.pptx').subarray(0, 2).toString()]; }",
+        r#"["/out/deck.pptx","PK"]"#,
+    ),
+    (
+        "docx ImageRun with bytes read by fs",
+        "import fs from 'fs';\nimport { Document, Packer, Paragraph, ImageRun } from 'docx';\nexport default async () => { const doc = new Document({ sections: [{ children: [new Paragraph({ children: [new ImageRun({ type: 'png', data: fs.readFileSync('/in/logo.png'), transformation: { width: 10, height: 10 } })] })] }] }); const b = await Packer.toBuffer(doc); fs.writeFileSync('/out/i.docx', b); return b.length > 1000; }",
+        "true",
+    ),
+];
+
+#[test]
+fn the_file_terminals_go_through_the_folder() {
+    let engine = engine();
+    let mut failures = Vec::new();
+    for (name, src, expect) in TERMINALS {
+        let t = tree(&[]);
+        t.write(&vp("/in/logo.png"), PNG).unwrap();
+        let got = outcome(&run_in(&engine, &t, src));
+        if !got.contains(expect) {
+            failures.push(format!("{name}:\n  expected to contain: {expect}\n  got: {got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
