@@ -115,6 +115,7 @@ fn main() {
         ));
     }
 
+    println!("runs that started from a spare context: {}", engine.runs_from_spares());
     // The 10k-row workbook: warm (a spare with exceljs is ready), peak RSS reset first.
     timed(&engine, WORKBOOK);
     std::thread::sleep(Duration::from_millis(800));

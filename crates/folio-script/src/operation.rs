@@ -141,6 +141,12 @@ impl Engine {
         &self.rates
     }
 
+    /// How many runs so far started from a spare context, with the npm packages their entry
+    /// imports already evaluated (`spare.rs`); the rest evaluated them themselves.
+    pub fn runs_from_spares(&self) -> u64 {
+        self.spares.taken()
+    }
+
     /// The modules scripts can import.
     pub fn registry(&self) -> &ModuleRegistry {
         &self.registry

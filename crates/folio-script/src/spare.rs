@@ -49,6 +49,8 @@ struct Slot {
 #[derive(Default)]
 pub(crate) struct Pool {
     slots: Mutex<HashMap<Vec<&'static str>, Slot>>,
+    /// Spares handed to runs so far.
+    taken: std::sync::atomic::AtomicU64,
 }
 
 impl Pool {
@@ -82,11 +84,19 @@ impl Pool {
             if build {
                 self.prepare(packages.to_vec(), limits.clone());
             }
+            if taken.is_some() {
+                self.taken.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             if !wait || taken.is_some() || Instant::now() >= deadline {
                 return taken;
             }
             tokio::time::sleep(Duration::from_millis(2)).await;
         }
+    }
+
+    /// How many runs have started from a spare.
+    pub(crate) fn taken(&self) -> u64 {
+        self.taken.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// After a run with `packages`: prepares the next spare unless one is ready or on its way.
@@ -111,7 +121,8 @@ impl Pool {
         let pool = Arc::downgrade(self);
         let key = packages.clone();
         let spawned = std::thread::Builder::new().name("folio-spare".into()).spawn(move || {
-            let spare = crate::operation::current_thread_runtime()
+            let spare = tokio::runtime::Builder::new_current_thread()
+                .build()
                 .ok()
                 .and_then(|rt| rt.block_on(build(&packages, &limits)).ok());
             if let Some(pool) = pool.upgrade() {
