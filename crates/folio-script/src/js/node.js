@@ -14,6 +14,9 @@
   'use strict';
   const U8 = Uint8Array;
   const fromCharCode = String.fromCharCode;
+  // A lone surrogate becomes U+FFFD, as in Node (the host's UTF-8 conversion would refuse it).
+  const toWellFormed = String.prototype.toWellFormed;
+  const utf8 = (s) => utf8Encode(toWellFormed ? toWellFormed.call(s) : s);
 
   // ---- text ------------------------------------------------------------------------------
   function latin1Decode(b) {
@@ -73,7 +76,7 @@
   }
   function encode(str, enc) {
     switch (encodingOf(enc)) {
-      case 'utf8': return utf8Encode(String(str));
+      case 'utf8': return utf8(String(str));
       case 'hex': return hexDecode(str);
       case 'base64': case 'base64url': return base64Decode(str);
       case 'latin1': case 'ascii': {
@@ -102,9 +105,9 @@
 
   class TextEncoder {
     get encoding() { return 'utf-8'; }
-    encode(input = '') { return utf8Encode(String(input)); }
+    encode(input = '') { return utf8(String(input)); }
     encodeInto(input, dest) {
-      const bytes = utf8Encode(String(input));
+      const bytes = utf8(String(input));
       const n = Math.min(bytes.length, dest.length);
       dest.set(bytes.subarray(0, n));
       return { read: n === bytes.length ? String(input).length : undefined, written: n };

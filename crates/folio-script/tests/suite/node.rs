@@ -42,6 +42,11 @@ const CASES: &[(&str, &str, &str)] = &[
         r#"[[226,130,172,32,111,107],"€ ok","A€","café","a"]"#,
     ),
     (
+        "a lone surrogate encodes as U+FFFD, as in Node",
+        "export default () => [Array.from(new TextEncoder().encode('a\\uD800')), Buffer.from('\\uDC00').toString('hex')]",
+        r#"[[97,239,191,189],"efbfbd"]"#,
+    ),
+    (
         "timers fire in due order on a virtual clock, microtasks between them",
         "export default () => new Promise((done) => { const seen = []; const t0 = Date.now(); setTimeout(() => seen.push('t50'), 50); setTimeout(() => { seen.push('t0'); Promise.resolve().then(() => seen.push('micro')); }, 0); setImmediate(() => seen.push('imm')); const i = setInterval(() => { seen.push('i'); if (seen.filter((s) => s === 'i').length === 3) clearInterval(i); }, 20); const c = setTimeout(() => seen.push('cleared'), 1); clearTimeout(c); setTimeout(() => done([seen.join(','), Date.now() - t0 < 40]), 200); })",
         r#"["t0,micro,imm,i,i,t50,i",true]"#,
