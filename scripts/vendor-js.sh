@@ -263,3 +263,113 @@ while read -r used; do
 done < "$work/motion/bundled.txt"
 echo "esbuild $ESBUILD_VERSION $ESBUILD_INTEGRITY (vendor-time bundler; @esbuild/$ESBUILD_PLATFORM $ESBUILD_PLATFORM_INTEGRITY)" >> "$mdest/VERSIONS"
 echo "vendor-js: folio-motion $(du -sh "$mdest" | cut -f1) -> ${mdest#"$root"/}"
+
+# ---- folio-script: the document libraries scripts import by their npm names ---------------------
+# exceljs, docx, pdf-lib, @pdf-lib/fontkit and pptxgenjs, each bundled by the pinned esbuild above
+# into one self-contained ES module (crates/folio-script/vendor/<name>/index.js, with LICENSE and
+# VERSION). The five are pinned here and checked by fetch(); everything they depend on is pinned by
+# sha512 in crates/folio-script/vendor/npm/package-lock.json, which `npm ci` verifies. Node
+# built-ins stay `node:*` imports that the sandbox answers (folio-script's node layer).
+LIBRARY_PACKAGES=(
+  "exceljs 4.4.0 sha512-XctvKaEMaj1Ii9oDOqbW/6e1gXknSY4g/aLCDicOXqBE4M0nRWkUu0PTp++UPNzoFY12BNHMfs/VadKIS6llvg=="
+  "docx 9.15.2 sha512-G/R41dlYE5RS3TG2ybX1DIodQv+TchMspmdvrrovFyzTpvLZe0pLKVqiGosBhZszLkRonrK9+zxJDPWHDYx4NA=="
+  "pdf-lib 1.17.1 sha512-V/mpyJAoTsN4cnP31vc0wfNA1+p20evqqnap0KLoRUN0Yk/p3wN52DOEsL4oBFcLdb76hlpKPtzJIgo67j/XLw=="
+  "@pdf-lib/fontkit 1.1.1 sha512-KjMd7grNapIWS/Dm0gvfHEilSyAmeLvrEGVcqLGi0VYebuqqzTbgF29efCx7tvx+IEbG3zQciRSWl3GkUSvjZg=="
+  "pptxgenjs 4.0.1 sha512-TeJISr8wouAuXw4C1F/mC33xbZs/FuEG6nH9FG1Zj+nuPcGMP5YRHl6X+j3HSUnS1f3at6k75ZZXPMZlA5Lj9A=="
+)
+lib="$work/libraries"
+mkdir -p "$lib"
+cp "$root/crates/folio-script/vendor/npm/package.json" "$root/crates/folio-script/vendor/npm/package-lock.json" "$lib/"
+for entry in "${LIBRARY_PACKAGES[@]}"; do
+  read -r pkg version integrity <<< "$entry"
+  fetch "$pkg" "$version" "$integrity"
+  locked="$(node -e 'const l=require(process.argv[1]).packages["node_modules/"+process.argv[2]]||{};process.stdout.write((l.version||"")+" "+(l.integrity||""))' "$lib/package-lock.json" "$pkg")"
+  if [ "$locked" != "$version $integrity" ]; then
+    echo "vendor-js: $pkg is pinned as $version $integrity here but the lockfile has '$locked' — hint: update crates/folio-script/vendor/npm/package.json and regenerate its lockfile with 'npm install --package-lock-only --ignore-scripts' in that directory" >&2
+    exit 1
+  fi
+done
+(cd "$lib" && npm ci --ignore-scripts --no-audit --no-fund --silent)
+cat > "$lib/build.mjs" <<'EOF'
+// Vendor-time bundling of folio-script's npm libraries. argv: <dir with node_modules> <vendor dir> <esbuild's node_modules>
+// Each library becomes one self-contained ES module (esbuild --bundle --format=esm --platform=browser
+// --minify). Node built-ins stay imports of `node:*`, which the sandbox answers (folio-script's
+// node layer); the one-line entries give each library the export a README imports.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [dir, out, esbuildModules] = process.argv.slice(2);
+const esbuild = createRequire(path.join(esbuildModules, 'index.js'))('esbuild');
+const nm = path.join(dir, 'node_modules');
+const version = (p) => JSON.parse(fs.readFileSync(path.join(nm, p, 'package.json'), 'utf8')).version;
+
+// name in the sandbox -> [package, entry source]
+const LIBRARIES = {
+  exceljs: ['exceljs', [
+    "import fs from 'node:fs';",
+    "import ExcelJS from 'exceljs';",
+    "// The browser build has no file terminals; give xlsx and csv the Node ones over the sandbox's fs.",
+    "const book = new ExcelJS.Workbook();",
+    "const XLSX = Object.getPrototypeOf(book.xlsx), CSV = Object.getPrototypeOf(book.csv);",
+    "const mustExist = (f) => { if (!fs.existsSync(f)) throw new Error(`File not found: ${f}`); };",
+    "XLSX.writeFile = async function writeFile(filename, options) { fs.writeFileSync(filename, await this.writeBuffer(options)); };",
+    "XLSX.readFile = async function readFile(filename, options) { mustExist(filename); return this.load(fs.readFileSync(filename), options); };",
+    "CSV.writeFile = async function writeFile(filename, options) { fs.writeFileSync(filename, await this.writeBuffer(options)); };",
+    "CSV.readFile = async function readFile(filename, options) { mustExist(filename); const text = fs.readFileSync(filename, (options && options.encoding) || 'utf8');",
+    "  return this.read({ pipe(target) { target.end(text); return target; } }, options); };",
+    "export default ExcelJS;",
+  ]],
+  docx: ['docx', ["export * from 'docx';"]],
+  'pdf-lib': ['pdf-lib', ["export * from 'pdf-lib';"]],
+  '@pdf-lib/fontkit': ['@pdf-lib/fontkit', ["import fontkit from '@pdf-lib/fontkit';", 'export default fontkit;']],
+  pptxgenjs: ['pptxgenjs', ["import pptxgen from 'pptxgenjs';", 'export default pptxgen;']],
+};
+
+// pptxgenjs decides browser or Node by `process.release.name`; in the sandbox its Node path is the
+// right one (media read with fs.readFileSync, writeFile through fs.promises), so that test is true.
+const nodePath = {
+  name: 'pptxgenjs-node-path',
+  setup(b) {
+    b.onLoad({ filter: /pptxgenjs[\\/]dist[\\/]pptxgen\.es\.js$/ }, (a) => {
+      const text = fs.readFileSync(a.path, 'utf8');
+      const re = /const isNode = typeof process !== 'undefined' &&[^;]*=== 'node';/g;
+      const n = (text.match(re) || []).length;
+      if (n !== 2) throw new Error(`pptxgenjs: expected 2 Node checks, found ${n}`);
+      return { contents: text.replace(re, 'const isNode = true;'), loader: 'js' };
+    });
+  },
+};
+
+fs.mkdirSync(path.join(dir, 'entries'), { recursive: true });
+for (const [name, [pkg, lines]] of Object.entries(LIBRARIES)) {
+  const entry = path.join(dir, 'entries', name.replace('/', '__') + '.js');
+  fs.writeFileSync(entry, lines.join('\n') + '\n');
+  const dest = path.join(out, name);
+  fs.mkdirSync(dest, { recursive: true });
+  const outfile = path.join(dest, 'index.js');
+  await esbuild.build({
+    entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', minify: true,
+    define: { 'process.env.NODE_ENV': '"production"' }, external: ['node:*'], legalComments: 'eof',
+    outfile, logLevel: 'warning', absWorkingDir: dir, nodePaths: [nm], plugins: [nodePath],
+    banner: { js: `/* folio vendor (scripts/vendor-js.sh): ${pkg} ${version(pkg)}; licence in LICENSE */` },
+  });
+  const text = fs.readFileSync(outfile, 'utf8');
+  if (/\brequire\s*\(\s*["'][^"']+["']\s*\)/.test(text) && text.includes('Dynamic require of')) throw new Error(`${name}: a CommonJS require survived bundling`);
+  const lic = fs.readdirSync(path.join(nm, pkg)).find((f) => /^licen[cs]e/i.test(f));
+  if (lic) {
+    fs.copyFileSync(path.join(nm, pkg, lic), path.join(dest, 'LICENSE'));
+  } else {
+    // @pdf-lib/fontkit ships none: keep the licence its package.json declares, and where it says it comes from.
+    const meta = JSON.parse(fs.readFileSync(path.join(nm, pkg, 'package.json'), 'utf8'));
+    if (!meta.license) throw new Error(`${pkg} ships no licence file and declares no licence`);
+    const readme = fs.existsSync(path.join(nm, pkg, 'README.md')) ? fs.readFileSync(path.join(nm, pkg, 'README.md'), 'utf8').split('\n').slice(0, 3).join('\n') : '';
+    fs.writeFileSync(path.join(dest, 'LICENSE'), `${pkg} ${meta.version} declares the licence "${meta.license}" in its package.json and ships no licence file.\nIts README begins:\n${readme}\nThe licence texts of the code bundled with it are kept at the end of index.js.\n`);
+  }
+  fs.writeFileSync(path.join(dest, 'VERSION'), version(pkg) + '\n');
+  console.log(`${name} ${version(pkg)} ${(text.length / 1024).toFixed(0)} KB`);
+}
+EOF
+sdest="$root/crates/folio-script/vendor"
+rm -rf "$sdest/exceljs" "$sdest/docx" "$sdest/pdf-lib" "$sdest/@pdf-lib" "$sdest/pptxgenjs"
+node "$lib/build.mjs" "$lib" "$sdest" "$nm"

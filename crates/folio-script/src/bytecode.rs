@@ -46,6 +46,66 @@ pub(crate) fn evaluate<'js, T: rquickjs::FromJs<'js>>(
     evaluated.get("default")
 }
 
+/// Whole ES modules (the vendored npm packages) by module name, compiled on first use.
+static MODULES: OnceLock<Mutex<HashMap<String, Arc<[u8]>>>> = OnceLock::new();
+
+/// Declares the ES module `source` under `name` in `ctx` from its bytecode, compiling it at most
+/// once per process. `name` must be unique per source (a package's npm name); its imports are
+/// resolved by the context's loader when the module is linked.
+pub(crate) fn module<'js>(ctx: &Ctx<'js>, name: &str, source: &str) -> rquickjs::Result<Module<'js, Declared>> {
+    let cache = MODULES.get_or_init(Mutex::default);
+    let hit = cache.lock().unwrap_or_else(|p| p.into_inner()).get(name).cloned();
+    let bytes = match hit {
+        Some(b) => b,
+        None => {
+            let bytes: Arc<[u8]> =
+                compile_module(name, source).map_err(|m| rquickjs::Error::new_loading_message(name, m))?.into();
+            cache.lock().unwrap_or_else(|p| p.into_inner()).insert(name.to_owned(), bytes.clone());
+            bytes
+        }
+    };
+    load(ctx, &bytes)
+}
+
+/// Compiles the module `source` named `name` in a throwaway runtime and serialises it.
+fn compile_module(name: &str, source: &str) -> Result<Vec<u8>, String> {
+    let runtime = Runtime::new().map_err(|e| e.to_string())?;
+    // quickjs-ng loads a module's static imports while compiling it; they are never evaluated
+    // here, so each is an empty stand-in (the run's loader provides the real one).
+    runtime.set_loader(Stubs, Stubs);
+    let context = Context::full(&runtime).map_err(|e| e.to_string())?;
+    context.with(|ctx| {
+        let declared = Module::declare(ctx.clone(), name, source).catch(&ctx).map_err(|e| e.to_string())?;
+        declared.write(WriteOptions::default()).catch(&ctx).map_err(|e| e.to_string())
+    })
+}
+
+/// Resolves every import to an empty module, for [`compile_module`].
+struct Stubs;
+
+impl rquickjs::loader::Resolver for Stubs {
+    fn resolve<'js>(
+        &mut self,
+        _ctx: &Ctx<'js>,
+        _base: &str,
+        name: &str,
+        _attributes: Option<rquickjs::loader::ImportAttributes<'js>>,
+    ) -> rquickjs::Result<String> {
+        Ok(name.to_owned())
+    }
+}
+
+impl rquickjs::loader::Loader for Stubs {
+    fn load<'js>(
+        &mut self,
+        ctx: &Ctx<'js>,
+        name: &str,
+        _attributes: Option<rquickjs::loader::ImportAttributes<'js>>,
+    ) -> rquickjs::Result<Module<'js, Declared>> {
+        Module::declare(ctx.clone(), name, "export default undefined;")
+    }
+}
+
 /// The bytecode of `expression`, compiling it on first use.
 fn cached(name: &str, expression: &str) -> Result<Arc<[u8]>, String> {
     let cache = CACHE.get_or_init(Mutex::default);

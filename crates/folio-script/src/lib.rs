@@ -18,8 +18,9 @@
 //!   [`Engine::validate`] is the gateway's write-time hook, returning a [`Validation`] with the
 //!   `.d.ts` text and the one-liner `ls` shows.
 //! - Modules resolve from `env:<name>` (the registry) and from VFS paths (`./x.js`, `../x`,
-//!   `/scripts/lib/x.js`; `.js` is appended when missing), read through a [`ScriptFs`]. Bare
-//!   specifiers fail listing the `env:` modules; static import cycles fail naming the cycle (see
+//!   `/scripts/lib/x.js`; `.js` is appended when missing), read through a [`ScriptFs`], and
+//!   from the vendored npm names ([`node::PACKAGES`], [`node::BUILTINS`]). Other bare
+//!   specifiers fail listing what can be imported; static import cycles fail naming the cycle (see
 //!   `loader.rs` for why they are refused although QuickJS could link them); syntax errors name
 //!   `path:line:column` and show the line. A named import a module lacks names the module, the
 //!   binding and what the module does export; a bare name some `env:` module exports (`readFile
@@ -37,8 +38,9 @@
 //! - JavaScript the host evaluates in every context (the prelude, each module's `js_api`, a
 //!   vendored library) is compiled to QuickJS bytecode once per process and read back into each
 //!   fresh context (`bytecode.rs`), so a trivial run does not pay an 18 KB compile. Reading that
-//!   bytecode is the crate's one `unsafe` call; the bytes are QuickJS's own output from the same
-//!   process, never input.
+//!   bytecode is one of the crate's two `unsafe` calls; the bytes are QuickJS's own output from
+//!   the same process, never input. The other copies a `Uint8Array`'s bytes out for `fs`
+//!   (`node.rs`), with no JavaScript running while the slice lives.
 //! - Console output is formatted in the context by a prelude (Node's `util.format` and
 //!   `util.inspect` rules: `step 1 { deep: true }`), captured up to
 //!   [`ScriptLimits::console_cap_chars`] with one truncation marker, and streamed to the host in
@@ -58,10 +60,18 @@
 //!
 //! # Decisions
 //!
-//! - **No timers.** `setTimeout`/`setInterval` do not exist, as in the reference environment;
-//!   a script that needs to wait uses `await sleep(ms)` from `env:std`, which is bounded per call
-//!   (60 s) and dies with the run. A timer API would let work outlive the default export's
-//!   promise, which the run model cannot report on.
+//! - **Timers are stand-ins.** `setTimeout`, `setInterval`, `setImmediate` and
+//!   `queueMicrotask` exist because the vendored libraries need them (exceljs does not finish a
+//!   write without `setTimeout`), but they run on a virtual clock inside the run (`node.rs`):
+//!   nothing waits for real time, nothing reaches the host, and timers still pending when the
+//!   default export settles are dropped with the context (the run warns how many). A script
+//!   that needs to wait uses `await sleep(ms)` from `env:std`, bounded per call (60 s).
+//! - **The npm route.** exceljs, docx, pdf-lib, @pdf-lib/fontkit and pptxgenjs are imported by
+//!   their npm names, with Node's `fs`, `fs/promises`, `path` and `buffer` and the globals
+//!   `Buffer`, `TextEncoder`/`TextDecoder` answered by the sandbox and scoped to the tree
+//!   (`node.rs`). A run whose entry imports packages takes a context prepared with them off the
+//!   critical path and used once (`spare.rs`), so the import costs milliseconds while every run
+//!   still starts from a context no script has touched.
 //! - **A script's `undefined` result is [`RunValue::Undefined`]**, not `null`; values JSON
 //!   cannot carry (bigints, cycles, functions) come back as an inspect rendering
 //!   ([`RunValue::Display`]) instead of being silently nulled.
@@ -95,9 +105,12 @@ mod imports;
 mod jsdoc;
 mod library;
 mod loader;
+pub mod node;
 mod operation;
 pub mod registry;
 mod script_fs;
+mod skill;
+mod spare;
 mod validate;
 
 pub use budget::{CancelToken, ScriptLimits};
@@ -113,3 +126,4 @@ pub use registry::{
     WorkGuard,
 };
 pub use script_fs::{ScriptFs, TreeFs};
+pub use skill::{LIBRARIES_SKILL, NODE_DTS};

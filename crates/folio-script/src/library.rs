@@ -6,9 +6,11 @@
 //! npm (pinned by version and sha512 integrity in `scripts/vendor-js.sh`) and lets the script call
 //! it directly, writing the bytes it produces through `env:fs` like any other output. The library
 //! runs in the script's own context, so it reaches exactly what the script reaches: the standard
-//! intrinsics and nothing else. It cannot import `env:fs` or anything else by itself; a library
-//! that wanted a DOM, Node's `Buffer` or timers at load time is refused when it is registered, with
-//! the missing name in the message.
+//! intrinsics and the sandbox's Node stand-ins (`Buffer`, `TextEncoder`/`TextDecoder`, timers;
+//! see `node.rs`) and nothing else. It cannot import `env:fs` or anything else by itself; a
+//! library that wants a DOM, `process` or `require` at load time is refused when it is
+//! registered, with the missing name in the message. (Libraries a script imports by their npm
+//! name — exceljs, docx, … — are real ES modules, `node.rs`; this is the `env:<name>` route.)
 //!
 //! # How a module becomes a namespace
 //!
@@ -73,9 +75,9 @@ pub enum LibraryError {
     )]
     NoExports(String),
     /// Evaluating the library in a sandbox context threw: usually a global the sandbox lacks
-    /// (`window`, `Buffer`, `process`, `setTimeout` at load time) or a syntax error.
+    /// (`window`, `process`, `require` at load time) or a syntax error.
     #[error(
-        "library env:{library} failed to load in the sandbox: {message} — the sandbox has only the standard JavaScript intrinsics; vendor a build that needs no DOM or Node globals at load time"
+        "library env:{library} failed to load in the sandbox: {message} — the sandbox has the standard JavaScript intrinsics plus Buffer, TextEncoder/TextDecoder and timers; vendor a build that needs no DOM, process or require at load time"
     )]
     Evaluation {
         /// The module name without `env:`.
@@ -378,6 +380,8 @@ fn check_loads(library: &str, factory: &str) -> Result<(), LibraryError> {
     let context = Context::full(&runtime).map_err(engine)?;
     context.with(|ctx| {
         let result: rquickjs::Result<Object<'_>> = (|| {
+            // A run's globals: the Node layer's Buffer, text codecs and timers are there too.
+            crate::node::install(&ctx)?;
             // The same compiled form every run loads, so this also fills the bytecode cache.
             let make: Function<'_> = crate::bytecode::evaluate(&ctx, &format!("folio:api/{library}"), factory)?;
             make.call((Object::new(ctx.clone())?,))

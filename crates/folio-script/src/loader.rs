@@ -120,9 +120,13 @@ impl Resolver for ModuleSource {
             let msg = format!("unknown module \"{name}\". Available env modules: {}", self.registry.catalogue());
             return Err(self.fail(ctx, ScriptError::Import(msg)));
         }
+        if let Some(canonical) = crate::node::resolve(name) {
+            return Ok(canonical);
+        }
         if !(name.starts_with("./") || name.starts_with("../") || name.starts_with('/')) {
             let msg = format!(
-                "only relative VFS paths and env:* modules can be imported (got \"{name}\"). Available env modules: {}. Write a helper under /scripts/lib and import it as './lib/name.js'.",
+                "only relative VFS paths, env:* modules and the vendored packages can be imported (got \"{name}\"). Importable by name: {}. Available env modules: {}. Write a helper under /scripts/lib and import it as './lib/name.js'.",
+                crate::node::importable(),
                 self.registry.catalogue()
             );
             return Err(self.fail(ctx, ScriptError::Import(msg)));
@@ -167,6 +171,9 @@ impl Loader for ModuleSource {
     ) -> rquickjs::Result<Module<'js, Declared>> {
         if let Some(short) = name.strip_prefix("env:") {
             return self.load_env(ctx, name, short);
+        }
+        if !name.starts_with('/') {
+            return crate::node::load(ctx, name, node_layer(ctx));
         }
         let path = VPath::parse(name).map_err(|e| Exception::throw_message(ctx, &e.to_string()))?;
         let source = match self.read(&path) {
@@ -235,6 +242,40 @@ impl ModuleSource {
         let declared = Module::declare(ctx.clone(), name, source)?;
         declared.meta()?.set("ns", ns)?;
         Ok(declared)
+    }
+}
+
+/// The Node layer of this context (kept on the host kit under `node`), when it has one.
+pub(crate) fn node_layer<'js>(ctx: &Ctx<'js>) -> Option<Object<'js>> {
+    ctx.userdata::<Object<'js>>().and_then(|kit| kit.get::<_, Object<'js>>("node").ok())
+}
+
+/// Resolves and loads only what a spare context is prepared with: the vendored packages and the
+/// Node built-ins they import (no tree, no env: modules — the run's own loader replaces this one).
+#[derive(Clone, Copy)]
+pub(crate) struct PackageSource;
+
+impl Resolver for PackageSource {
+    fn resolve<'js>(
+        &mut self,
+        ctx: &Ctx<'js>,
+        _base: &str,
+        name: &str,
+        _attributes: Option<ImportAttributes<'js>>,
+    ) -> rquickjs::Result<String> {
+        crate::node::resolve(name)
+            .ok_or_else(|| Exception::throw_message(ctx, &format!("a spare context cannot import \"{name}\"")))
+    }
+}
+
+impl Loader for PackageSource {
+    fn load<'js>(
+        &mut self,
+        ctx: &Ctx<'js>,
+        name: &str,
+        _attributes: Option<ImportAttributes<'js>>,
+    ) -> rquickjs::Result<Module<'js, Declared>> {
+        crate::node::load(ctx, name, node_layer(ctx))
     }
 }
 

@@ -83,6 +83,8 @@ pub struct Engine {
     pub(crate) limits: ScriptLimits,
     pub(crate) rates: Arc<Rates>,
     counter: AtomicU64,
+    /// Contexts with npm packages already evaluated, each for one run (`spare.rs`).
+    spares: Arc<crate::spare::Pool>,
 }
 
 pub(crate) enum Mode {
@@ -118,7 +120,13 @@ pub(crate) enum Done {
 impl Engine {
     /// An engine over `registry` (usually [`ModuleRegistry::with_builtins`] plus adapters).
     pub fn new(registry: ModuleRegistry, limits: ScriptLimits) -> Engine {
-        Engine { registry: Arc::new(registry), limits, rates: Arc::new(Rates::in_memory()), counter: AtomicU64::new(0) }
+        Engine {
+            registry: Arc::new(registry),
+            limits,
+            rates: Arc::new(Rates::in_memory()),
+            counter: AtomicU64::new(0),
+            spares: Arc::default(),
+        }
     }
 
     /// Estimates long native work from `rates` (the host's, kept in its state directory)
@@ -131,6 +139,12 @@ impl Engine {
     /// The rates long jobs are estimated from.
     pub fn rates(&self) -> &Arc<Rates> {
         &self.rates
+    }
+
+    /// How many runs so far started from a spare context, with the npm packages their entry
+    /// imports already evaluated (`spare.rs`); the rest evaluated them themselves.
+    pub fn runs_from_spares(&self) -> u64 {
+        self.spares.taken()
     }
 
     /// The modules scripts can import.
@@ -282,23 +296,39 @@ impl Engine {
             budget: run_budget,
             work: host_work.clone(),
         };
+        let run_call = call.clone();
         let source =
             ModuleSource { registry: self.registry.clone(), call, overlay: op.overlay.clone(), graph: graph.clone() };
         let engine_err = |e: rquickjs::Error| ScriptError::Engine(e.to_string());
-        let rt = AsyncRuntime::new().map_err(engine_err)?;
+        // An entry that imports npm packages takes a context with them already evaluated.
+        let packages = match &op.overlay {
+            Some((p, text)) if *p == op.path => crate::node::packages_in(text),
+            _ => {
+                op.fs.read(&op.path).map(|b| crate::node::packages_in(&String::from_utf8_lossy(&b))).unwrap_or_default()
+            }
+        };
+        let spare = if packages.is_empty() { None } else { self.spares.take(&packages, &self.limits).await };
+        let prepared = spare.is_some();
+        let (rt, spare_ctx) = match spare {
+            Some(s) => (s.runtime, Some(s.context)),
+            None => (AsyncRuntime::new().map_err(engine_err)?, None),
+        };
         rt.set_memory_limit((self.limits.memory_mb as usize).saturating_mul(1024 * 1024)).await;
         rt.set_max_stack_size((self.limits.stack_kb as usize).saturating_mul(1024)).await;
         let (deadline, interrupt_cancel) = (budget.deadline, op.cancel.clone());
         rt.set_interrupt_handler(Some(Box::new(move || interrupt_cancel.is_cancelled() || Instant::now() >= deadline)))
             .await;
         rt.set_loader(source.clone(), source).await;
-        let ctx = AsyncContext::full(&rt).await.map_err(engine_err)?;
+        let ctx = match spare_ctx {
+            Some(c) => c,
+            None => AsyncContext::full(&rt).await.map_err(engine_err)?,
+        };
         let (sink, cancel, limits) = (op.sink.clone(), op.cancel.clone(), self.limits.clone());
         let registry = self.registry.clone();
         let host_cancel = op.cancel.clone();
         let in_budget = budget.clone();
         let work = ctx.async_with(async move |ctx| {
-            let result = inside(&ctx, &op, &graph).await;
+            let result = inside(&ctx, &op, &graph, &run_call, prepared).await;
             result.map_err(|caught| failure(&ctx, caught, &graph, &in_budget, &cancel, &limits, &registry))
         });
         let ticker = async {
@@ -314,6 +344,13 @@ impl Engine {
             () = ticker => Err(ScriptError::Engine("the progress ticker stopped".into())),
         };
         life.cancel();
+        // Freeing a heap that holds a library (exceljs: ~20 MB of objects) takes tens of
+        // milliseconds; the run's result does not wait for it. Then the next spare is prepared.
+        let dropped = std::thread::Builder::new().name("folio-free".into()).spawn(move || drop((ctx, rt)));
+        drop(dropped);
+        if !packages.is_empty() {
+            self.spares.replenish(&packages, &self.limits);
+        }
         // Host work on other threads sees the cancel at its next unit (a page, a child poll);
         // the run returns once it has stopped, so nothing it does lands after the result.
         let grace = Instant::now() + WORK_GRACE;
@@ -338,7 +375,19 @@ pub(crate) fn current_thread_runtime() -> Result<tokio::runtime::Runtime, Script
 
 /// Everything that happens inside the context: the prelude, the module graph, the contract and
 /// (in run mode) the call.
-async fn inside<'js>(ctx: &Ctx<'js>, op: &Operation, graph: &SharedGraph) -> Result<Done, CaughtError<'js>> {
+async fn inside<'js>(
+    ctx: &Ctx<'js>,
+    op: &Operation,
+    graph: &SharedGraph,
+    call: &CallContext,
+    prepared: bool,
+) -> Result<Done, CaughtError<'js>> {
+    // A spare context already holds the Node layer (with its globals) on its holder object.
+    let layer: Object<'js> = match prepared.then(|| loader::node_layer(ctx)).flatten() {
+        Some(layer) => layer,
+        None => crate::node::install(ctx).catch(ctx)?,
+    };
+    crate::node::bind(ctx, &layer, call).catch(ctx)?;
     let factory: Function<'js> = bytecode::evaluate(ctx, "folio:prelude", PRELUDE).catch(ctx)?;
     let sink = op.sink.clone();
     let emit = Function::new(ctx.clone(), move |stream: String, line: String| {
@@ -349,9 +398,7 @@ async fn inside<'js>(ctx: &Ctx<'js>, op: &Operation, graph: &SharedGraph) -> Res
     let kit: Object<'js> = factory.call((emit,)).catch(ctx)?;
     let globals = ctx.globals();
     globals.set("console", kit.get::<_, Value>("console").catch(ctx)?).catch(ctx)?;
-    for name in ["queueMicrotask", "WebAssembly"] {
-        globals.remove(name).catch(ctx)?;
-    }
+    kit.set("node", layer.clone()).catch(ctx)?;
     let _ = ctx.store_userdata(kit.clone());
 
     loader::graph(graph).static_phase = true;
@@ -383,6 +430,16 @@ async fn inside<'js>(ctx: &Ctx<'js>, op: &Operation, graph: &SharedGraph) -> Res
             };
             let ret: MaybePromise<'js> = f.call((arg,)).catch(ctx)?;
             let v: Value<'js> = ret.into_future::<Value<'js>>().await.catch(ctx)?;
+            let pending: Function<'js> = layer.get("pendingTimers").catch(ctx)?;
+            let left: u32 = pending.call(()).catch(ctx)?;
+            if left > 0 {
+                op.sink.push(
+                    Stream::Stderr,
+                    format!(
+                        "warning: {left} timer(s) were still pending when the run ended and were cancelled — await the work they do (a promise that resolves in the callback) before returning"
+                    ),
+                );
+            }
             let settle: Function<'js> = kit.get("settle").catch(ctx)?;
             let pair: Vec<String> = settle.call((v,)).catch(ctx)?;
             let (kind, text) = (pair.first().cloned().unwrap_or_default(), pair.get(1).cloned().unwrap_or_default());

@@ -4,7 +4,9 @@ mod budget;
 mod builtins;
 mod console;
 mod executor;
+mod libraries;
 mod library;
+mod node;
 mod pipeline;
 mod sandbox;
 
