@@ -178,11 +178,12 @@ fn pdfs_are_described_and_rasterised_through_env_render() {
         assert_eq!(line["status"], "success", "{line}");
     }
     let described = lines[0].to_string();
-    assert!(described.contains("env:render"), "{described}");
+    // env:documents summarises a PDF (pages, sizes, metadata); env:render draws it.
+    assert!(described.contains("env:documents") && described.contains("\"pages\":1"), "{described}");
     let run = lines[2]["message"].as_str().unwrap();
     assert!(run.contains("\"count\": 1") && run.contains("/tmp/pages/"), "{run}");
     assert!(run.contains("\"width\": 200"), "200pt at 72 dpi is 200 px: {run}");
-    assert!(lines[3]["message"].as_str().unwrap().contains("open with env:render"), "{}", lines[3]);
+    assert!(lines[3]["message"].as_str().unwrap().contains("open with env:documents"), "{}", lines[3]);
     let readme = lines[4]["message"].as_str().unwrap();
     assert!(readme.contains("## On this host") && readme.contains("pdfium: available"), "{readme}");
 }

@@ -137,7 +137,7 @@ fn classify(count: u32, got: Vec<folio_render::text::PageText>) -> Extracted {
         per_page.iter().filter(|p| p.kind == PageKind::Scanned).map(|p| p.page.to_string()).collect();
     let note = (!scanned.is_empty()).then(|| {
         format!(
-            "page(s) {} look scanned (images, little or no text): read them with env:ocr, or render them with env:render and view_image them",
+            "page(s) {} look scanned (images, little or no text): render them with env:render.rasterize and look at them with view_image (env:vision reads a page image when the host has a model)",
             scanned.join(", ")
         )
     });

@@ -288,7 +288,9 @@ impl Host {
     /// The skills of the registered modules that bring one (only what a script can import).
     fn module_skills(&self) -> Vec<modules::Skill> {
         let registry = self.engine.registry();
-        MODULES.iter().filter(|row| registry.get(row.name).is_some()).filter_map(|row| row.skill).collect()
+        // The npm libraries are part of every engine, so their skill always travels.
+        let modules = MODULES.iter().filter(|row| registry.get(row.name).is_some()).filter_map(|row| row.skill);
+        std::iter::once(folio_script::LIBRARIES_SKILL).chain(modules).collect()
     }
 
     /// The doctor's rows of this start.

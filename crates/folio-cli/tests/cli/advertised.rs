@@ -57,7 +57,7 @@ enum Needs {
     Row(&'static str),
     /// A module of this name is registered.
     Module(&'static str),
-    /// A registered module writes Office files (none does yet).
+    /// A registered module writes Office files (env:spreadsheets, env:documents or env:slides).
     OfficeWriter,
 }
 
@@ -75,6 +75,9 @@ const TOPICS: &[(&[&str], Needs)] = &[
         Needs::OfficeWriter,
     ),
 ];
+
+/// The modules that write Office files.
+const OFFICE_WRITERS: &[&str] = &["spreadsheets", "documents", "slides"];
 
 /// The extensions of Office files: a *file name* ending in one (`q2.xlsx`) offers it as a
 /// deliverable, which no module can make; bare lists (`.docx/.xlsx`, `docx, xlsx`) name what is read.
@@ -136,6 +139,26 @@ fn imports(body: &str) -> Vec<Import> {
         let from = from.trim_start();
         let Some(spec) = from.strip_prefix(['\'', '"', '`']).and_then(|s| s.strip_prefix("env:")) else { continue };
         out.push((module_name(spec).to_string(), bindings, default));
+    }
+    out
+}
+
+/// The locals a text imports from a package or Node module rather than an `env:` module
+/// (`import fs from 'node:fs'`, `import ExcelJS from 'exceljs'`): in that text, `fs.` is Node's.
+fn foreign_locals(body: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for line in body.lines().map(str::trim_start).filter(|l| l.starts_with("import ")) {
+        let Some((head, from)) = line.rsplit_once(" from ") else { continue };
+        let spec = from.trim().trim_start_matches(['\'', '"', '`']);
+        if spec.starts_with("env:") || spec.starts_with('.') || spec.starts_with('/') {
+            continue;
+        }
+        let head = head["import ".len()..].trim();
+        let head = head.strip_prefix("* as ").unwrap_or(head);
+        for part in head.split([',', '{', '}']).map(str::trim).filter(|p| !p.is_empty()) {
+            let local = part.rsplit_once(" as ").map_or(part, |(_, l)| l.trim());
+            out.insert(ident(local).to_string());
+        }
     }
     out
 }
@@ -253,8 +276,9 @@ fn check(texts: &[Text], truth: &Truth) -> Vec<String> {
                 }
             }
         }
-        // ns.f, binding.f, module.f(
-        for (alias, (module, export)) in &aliases {
+        // ns.f, binding.f, module.f( — unless this text imports that name from a package.
+        let foreign = foreign_locals(&text.body);
+        for (alias, (module, export)) in aliases.iter().filter(|(a, _)| !foreign.contains(*a)) {
             for (member, _) in member_mentions(&text.body, alias) {
                 let ok = match export {
                     None => has_export(module, member),
@@ -319,7 +343,7 @@ fn check(texts: &[Text], truth: &Truth) -> Vec<String> {
             let allowed = match needs {
                 Needs::Row(row) => truth.used_rows.contains(*row),
                 Needs::Module(m) => truth.exports.contains_key(*m),
-                Needs::OfficeWriter => false,
+                Needs::OfficeWriter => OFFICE_WRITERS.iter().any(|m| truth.exports.contains_key(*m)),
             };
             if allowed {
                 continue;
@@ -328,8 +352,10 @@ fn check(texts: &[Text], truth: &Truth) -> Vec<String> {
                 say(format!("mentions \"{word}\", which no registered module provides"));
             }
         }
-        for name in office_file_names(&text.body) {
-            say(format!("offers the Office file {name} as something to make, which no registered module writes"));
+        if !OFFICE_WRITERS.iter().any(|m| truth.exports.contains_key(*m)) {
+            for name in office_file_names(&text.body) {
+                say(format!("offers the Office file {name} as something to make, which no registered module writes"));
+            }
         }
     }
     problems
@@ -477,12 +503,12 @@ fn the_checker_catches_each_kind_of_false_advertisement() {
     let (exports, _) = truth_of(&env);
     let truth = Truth { used_rows: used_rows(&exports), exports };
     let cases: &[(&str, Option<&str>, Option<&str>)] = &[
-        ("Build the deck with env:slides.", None, Some("mentions env:slides, which is not a registered module")),
+        ("Build the deck with env:email.", None, Some("mentions env:email, which is not a registered module")),
         ("import { read } from 'env:ocr';", None, Some("mentions env:ocr, which is not a registered module")),
         ("import { render } from 'env:motion';\nawait render('/s.jsx', '/out/a.mp4');", None, None),
         ("Render a still with env:motion.still first.", None, None),
         ("import { transcode } from 'env:motion';", None, Some("imports transcode from env:motion")),
-        ("import { chart } from 'env:charts';", None, Some("mentions env:charts, which is not a registered module")),
+        ("import { chart } from 'env:charts';", None, Some("imports chart from env:charts")),
         ("import { clip, speak } from 'env:media';", None, None),
         (
             "Call env:render.rasterise on the PDF.",
@@ -507,8 +533,12 @@ fn the_checker_catches_each_kind_of_false_advertisement() {
         ("export const csv: {\n  explode(text: string): void;\n};", Some("std"), Some("declares csv.explode")),
         ("Scenes are rendered with Chromium.", None, None),
         ("Trim a video with ffmpeg: env:media.clip.", None, None),
-        ("Save the result as /out/q2-revenue.xlsx.", None, Some("offers the Office file q2-revenue.xlsx")),
-        ("Write xlsx files for the person.", None, Some("mentions \"write xlsx\"")),
+        // Office files are deliverables now that env:spreadsheets, env:documents and env:slides write them.
+        ("Save the result as /out/q2-revenue.xlsx.", None, None),
+        ("Write xlsx files for the person.", None, None),
+        // A package's `fs` is Node's, not env:fs; without the import line it is env:fs.
+        ("import fs from 'node:fs';\nfs.writeFileSync('/out/a.txt', 'x');", None, None),
+        ("fs.writeFileSync('/out/a.txt', 'x');", None, Some("mentions fs.writeFileSync, which env:fs does not have")),
         // What is there passes.
         ("import { rasterize } from 'env:render';\nawait rasterize('/in/a.pdf', '/tmp/p');", None, None),
         ("Use env:render.capabilities, `csv.parse`, fs.glob('/x/*') and images.resize(a, b, {}).", None, None),
