@@ -102,11 +102,6 @@ pub fn default_profile_dir() -> PathBuf {
     dirs::cache_dir().unwrap_or_else(std::env::temp_dir).join("folio").join("libreoffice-profile")
 }
 
-pub(crate) fn file_url(path: &Path) -> String {
-    let s = path.to_string_lossy().replace('\\', "/").replace(' ', "%20");
-    if s.starts_with('/') { format!("file://{s}") } else { format!("file:///{s}") }
-}
-
 /// Converts the Office document `bytes` (called `name`, whose extension tells LibreOffice the
 /// format) to PDF bytes.
 pub fn convert_to_pdf(
@@ -238,7 +233,7 @@ fn run_soffice(
     let stderr_path = work.join("stderr.txt");
     let stderr = std::fs::File::create(&stderr_path).map_err(|e| RenderError::io(&stderr_path, e))?;
     let mut cmd = Command::new(soffice);
-    cmd.arg(format!("-env:UserInstallation={}", file_url(profile)))
+    cmd.arg(format!("-env:UserInstallation={}", crate::office_server::file_url(profile)))
         .args([
             "--headless",
             "--norestore",

@@ -320,7 +320,7 @@ fn start(soffice: &Path, profile: &Path, policy: &WarmPolicy, limits: &ChildLimi
     for _attempt in 0..2 {
         let Ok(log) = std::fs::File::create(dir.join("office.log")) else { break };
         let mut cmd = Command::new(office_binary(soffice));
-        cmd.arg(format!("-env:UserInstallation={}", crate::office::file_url(profile)))
+        cmd.arg(format!("-env:UserInstallation={}", file_url(profile)))
             .args(["--headless", "--invisible", "--norestore", "--nolockcheck"])
             .arg(format!("--accept=pipe,name={name};urp;"))
             .arg(&keep)
@@ -503,4 +503,9 @@ pub fn recalc_always(profile: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
     }
     std::fs::write(&file, out)
+}
+
+pub(crate) fn file_url(path: &Path) -> String {
+    let s = path.to_string_lossy().replace('\\', "/").replace(' ', "%20");
+    if s.starts_with('/') { format!("file://{s}") } else { format!("file:///{s}") }
 }

@@ -110,19 +110,4 @@ pub fn write(rows: &[Vec<Value>], delim: u8) -> Result<Vec<u8>> {
     w.into_inner().map_err(|e| SheetError::invalid(format!("CSV could not be finished: {e}")))
 }
 
-/// A value as CSV text.
-pub fn text(v: &Value) -> String {
-    match v {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        Value::Bool(b) => {
-            if *b {
-                "TRUE".into()
-            } else {
-                "FALSE".into()
-            }
-        }
-        Value::Number(n) => n.to_string(),
-        other => other.to_string(),
-    }
-}
+pub use crate::flat::text;

@@ -78,7 +78,7 @@ impl Flat {
             if header_row == 0 { &[] } else { self.rows.get(header_row - 1).map_or(&[], Vec::as_slice) };
         let mut out: Vec<String> = Vec::with_capacity(width);
         for c in 0..width {
-            let text = raw.get(c).map(crate::csvio::text).unwrap_or_default();
+            let text = raw.get(c).map(text).unwrap_or_default();
             let base = if text.trim().is_empty() { column_letter(c as u32) } else { text.trim().to_string() };
             let mut name = base.clone();
             let mut n = 2;
@@ -170,4 +170,21 @@ pub fn parse_range(s: &str) -> Option<((u32, u32), (u32, u32))> {
     let (ra, ca) = parse_cell(a)?;
     let (rb, cb) = parse_cell(b)?;
     Some(((ra.min(rb), ca.min(cb)), (ra.max(rb), ca.max(cb))))
+}
+
+/// A value as CSV text.
+pub fn text(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => {
+            if *b {
+                "TRUE".into()
+            } else {
+                "FALSE".into()
+            }
+        }
+        Value::Number(n) => n.to_string(),
+        other => other.to_string(),
+    }
 }

@@ -22,7 +22,7 @@
 //! - **Checking** ([`check`]): every formula error with sheet and cell, and formula cells
 //!   without a cached value; `recalculate` runs LibreOffice through
 //!   `folio_render::recalc`.
-//! - **Operations** ([`ops`], [`ops_write`]): one function per binding, [`ops::BINDINGS`]
+//! - **Operations** ([`ops`], [`ops_write`]): one function per binding, [`bindings::BINDINGS`]
 //!   their one table; long work is a `folio_budget` job (`SheetRows`, `OfficeConvert`), refused
 //!   up front when it cannot finish in the run.
 //!
@@ -41,6 +41,7 @@
 //!   told otherwise; a reader that does not recalculate would show zeros. Computed results are
 //!   stored; the rest are left empty, listed by `create`, and found by `check`.
 
+pub mod bindings;
 pub mod book;
 pub mod cache;
 pub mod chart;
@@ -60,9 +61,10 @@ pub mod handler;
 #[cfg(feature = "adapters")]
 pub mod modules;
 
+pub use bindings::BINDINGS;
 pub use book::Format;
 pub use error::{Result, SheetError};
-pub use ops::{BINDINGS, Call, SheetFs, SheetsHost};
+pub use ops::{Call, SheetFs, SheetsHost};
 
 /// The text of a workbook (or CSV) for grep: each sheet as `## Sheet` then its rows, cells
 /// separated by tabs.

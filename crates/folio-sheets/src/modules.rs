@@ -1,6 +1,6 @@
 //! The `env:spreadsheets` native module for folio-script's registry. This layer only adapts:
 //! the run's [`ScriptFs`] (the environment's gateway) becomes the operations' [`SheetFs`], each
-//! binding of [`crate::ops::BINDINGS`] becomes an async host function whose work runs on tokio's
+//! binding of [`crate::bindings::BINDINGS`] becomes an async host function whose work runs on tokio's
 //! blocking pool (the run waits for it through `CallContext::work`), and errors become the
 //! operation's own sentence. Writing bindings are refused during write-time validation.
 //!
@@ -13,7 +13,8 @@ use folio_script::{CallContext, HostFn, HostValue, NativeFunction, NativeModule,
 use folio_vfs::VPath;
 use serde_json::Value;
 
-use crate::ops::{self, Binding, Call, SheetFs, SheetsHost};
+use crate::bindings::Binding;
+use crate::ops::{Call, SheetFs, SheetsHost};
 
 /// The gateway as the operations see it.
 struct GatewayFs(Arc<dyn ScriptFs>);
@@ -93,7 +94,7 @@ pub fn spreadsheets_module(host: Arc<SheetsHost>) -> NativeModule {
         version: env!("CARGO_PKG_VERSION").into(),
         types_dts: SPREADSHEETS_DTS.into(),
         docs: SPREADSHEETS_README.into(),
-        functions: ops::BINDINGS.iter().map(|b| function(b, Arc::clone(&host))).collect(),
+        functions: crate::bindings::BINDINGS.iter().map(|b| function(b, Arc::clone(&host))).collect(),
         js_api: None,
     }
 }

@@ -1,6 +1,5 @@
 //! The operations behind `env:spreadsheets`, one function per binding, over the agent's tree
-//! through [`SheetFs`]. [`BINDINGS`] is their one table (name, whether it writes, the function):
-//! the module, its audit test and the docs read it.
+//! through [`SheetFs`]. [`crate::bindings::BINDINGS`] is their one table.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -87,33 +86,6 @@ pub struct Call<'a> {
     /// The binding (`read`).
     pub op: &'static str,
 }
-
-/// One row of the bindings table.
-pub struct Binding {
-    /// The exported name.
-    pub name: &'static str,
-    /// Whether it writes (refused during validation).
-    pub writes: bool,
-    /// The operation.
-    pub run: fn(&Call<'_>, &[Value]) -> Result<Value>,
-}
-
-/// Every binding of env:spreadsheets.
-pub const BINDINGS: &[Binding] = &[
-    Binding { name: "describe", writes: false, run: describe },
-    Binding { name: "sheets", writes: false, run: sheets },
-    Binding { name: "read", writes: false, run: read },
-    Binding { name: "readRows", writes: false, run: read_rows },
-    Binding { name: "write", writes: true, run: crate::ops_write::write },
-    Binding { name: "writeSheets", writes: true, run: crate::ops_write::write_sheets },
-    Binding { name: "create", writes: true, run: crate::ops_write::create },
-    Binding { name: "append", writes: true, run: crate::ops_write::append },
-    Binding { name: "update", writes: true, run: crate::ops_write::update },
-    Binding { name: "toCsv", writes: true, run: crate::ops_write::to_csv },
-    Binding { name: "fromCsv", writes: true, run: crate::ops_write::from_csv },
-    Binding { name: "recalculate", writes: true, run: recalculate },
-    Binding { name: "check", writes: false, run: check },
-];
 
 /// Argument `i` as a tree path.
 pub fn path_arg(args: &[Value], i: usize, what: &str) -> Result<String> {
@@ -224,7 +196,7 @@ fn header_row(o: &Map<String, Value>) -> Result<usize> {
     usize_opt(o, "headerRow", 1)
 }
 
-fn describe(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+pub(crate) fn describe(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let path = path_arg(args, 0, "workbook")?;
     let bytes = call.read_bytes(&path)?;
     let format = detect(&path, &bytes)?;
@@ -249,7 +221,7 @@ pub fn summary(flat: &Flat) -> Value {
     json!({"name": flat.name, "rows": data.len(), "columns": headers.len(), "headers": headers, "sample": sample})
 }
 
-fn sheets(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+pub(crate) fn sheets(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let path = path_arg(args, 0, "workbook")?;
     let bytes = call.read_bytes(&path)?;
     let format = detect(&path, &bytes)?;
@@ -259,7 +231,7 @@ fn sheets(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     Ok(json!(Book::open(&path, &bytes, format)?.names()))
 }
 
-fn read(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+pub(crate) fn read(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let path = path_arg(args, 0, "workbook")?;
     let o = opts_arg(args, 1)?;
     let formulas = o.get("formulas").and_then(Value::as_bool).unwrap_or(false);
@@ -291,7 +263,7 @@ fn read(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     Ok(out)
 }
 
-fn read_rows(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+pub(crate) fn read_rows(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let path = path_arg(args, 0, "workbook")?;
     let o = opts_arg(args, 1)?;
     let (flat, _, _) = call.flat(&path, o.get("sheet"), false)?;
@@ -300,7 +272,7 @@ fn read_rows(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     Ok(Value::Array(flat.rows.iter().skip(offset).take(limit).map(|r| Value::Array(r.clone())).collect()))
 }
 
-fn check(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+pub(crate) fn check(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let path = path_arg(args, 0, "workbook")?;
     let bytes = call.read_bytes(&path)?;
     let format = detect(&path, &bytes)?;
@@ -315,7 +287,7 @@ fn check(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     Ok(out)
 }
 
-fn recalculate(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+pub(crate) fn recalculate(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let path = path_arg(args, 0, "workbook")?;
     let o = opts_arg(args, 1)?;
     let out_path = o.get("out").and_then(Value::as_str).map_or_else(|| path.clone(), str::to_string);
