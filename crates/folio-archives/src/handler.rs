@@ -29,6 +29,10 @@ impl FileHandler for ArchivesHandler {
     fn module(&self) -> &str {
         "archives"
     }
+    /// Every Office file is a zip: a handler claiming `.xlsx` or `.docx` outranks this one.
+    fn container(&self) -> bool {
+        true
+    }
     fn description(&self) -> &str {
         "zip, tar and tar.gz archives: entry count, total size, first entries; list, extract safely, create"
     }

@@ -46,4 +46,8 @@ impl FileHandler for DocumentsHandler {
         v["kind"] = serde_json::json!("document");
         Ok(v)
     }
+    /// A PDF's pages (`--- page N ---` markers, through PDFium) or a DOCX's paragraphs, for `grep`.
+    fn text(&self, path: &VPath, bytes: &[u8]) -> Option<Result<String, String>> {
+        Some(crate::ops::extract_text(&self.renderer, path.as_str(), bytes).map_err(|e| e.to_string()))
+    }
 }

@@ -113,6 +113,12 @@ pub trait FileHandler: Send + Sync {
     fn text(&self, _path: &VPath, _bytes: &[u8]) -> Option<std::result::Result<String, String>> {
         None
     }
+    /// True for a handler of a container format whose signature other formats share (env:archives
+    /// claims `PK`, which every xlsx, docx and pptx starts with): its signature match never
+    /// outranks a handler that claims the file's extension.
+    fn container(&self) -> bool {
+        false
+    }
 }
 
 /// The part a marker line of a handler's [`FileHandler::text`] begins — `page 2`, `sheet
@@ -192,9 +198,10 @@ pub fn claim<'a>(
 ///
 /// Which comes first depends on whether the bytes agree with the name. When some handler claims
 /// both the file's signature and its extension (a real `.xlsx` is a `PK` zip, which env:render
-/// claims for `.xlsx`), the name is trusted: handlers claiming the extension come first, in
-/// registration order, then those claiming only the signature (env:archives for any zip). When
-/// no handler claims both, the name lies (`report.xlsx` that starts with `%PDF`) and the
+/// claims for `.xlsx`), or when only a [`FileHandler::container`] handler claims the signature
+/// (env:archives for any zip), the name is trusted: handlers claiming the extension come first,
+/// in registration order, then those claiming only the signature. When another handler claims
+/// the signature but not the name (`report.xlsx` that starts with `%PDF`), the name lies and the
 /// signature's handlers come first. With no signature match, the extension decides.
 pub fn claimants<'a>(
     handlers: &'a [std::sync::Arc<dyn FileHandler>],
@@ -215,7 +222,9 @@ pub fn claimants<'a>(
         .map(|h| ext.as_ref().is_some_and(|e| h.extensions().iter().any(|x| x.to_lowercase() == *e)))
         .collect();
     let agree = by_magic.iter().zip(&by_ext).any(|(m, e)| *m && *e);
-    let (first, second) = if agree { (&by_ext, &by_magic) } else { (&by_magic, &by_ext) };
+    let specific = (0..handlers.len()).any(|i| by_magic[i] && !handlers[i].container());
+    let trust_name = agree || !specific;
+    let (first, second) = if trust_name { (&by_ext, &by_magic) } else { (&by_magic, &by_ext) };
     let firsts = (0..handlers.len()).filter(|i| first[*i]);
     let seconds = (0..handlers.len()).filter(|i| !first[*i] && second[*i]);
     firsts.chain(seconds).map(|i| handlers[i].as_ref()).collect()

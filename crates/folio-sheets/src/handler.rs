@@ -63,4 +63,8 @@ impl FileHandler for SheetsHandler {
     fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<Value, String> {
         describe_bytes(path.as_str(), bytes).map_err(|e| e.to_string())
     }
+    /// Every sheet's rows (`--- sheet Name ---`, then cells separated by tabs) for `grep`.
+    fn text(&self, path: &VPath, bytes: &[u8]) -> Option<Result<String, String>> {
+        Some(crate::extract_text_named(path.as_str(), bytes).map_err(|e| e.to_string()))
+    }
 }

@@ -66,8 +66,8 @@ pub use book::Format;
 pub use error::{Result, SheetError};
 pub use ops::{Call, SheetFs, SheetsHost};
 
-/// The text of a workbook (or CSV) for grep: each sheet as `## Sheet` then its rows, cells
-/// separated by tabs.
+/// The text of a workbook (or CSV) for grep: each sheet as a marker line `--- sheet Name ---`
+/// (what folio-env's `part_marker` reads) then its rows, cells separated by tabs.
 pub fn extract_text(bytes: &[u8]) -> Result<String> {
     extract_text_named("workbook.xlsx", bytes)
 }
@@ -77,7 +77,7 @@ pub fn extract_text_named(name: &str, bytes: &[u8]) -> Result<String> {
     let format = book::detect(name, bytes)?;
     let mut out = String::new();
     let mut push = |flat: &flat::Flat| {
-        out.push_str(&format!("## {}\n", flat.name));
+        out.push_str(&format!("--- sheet {} ---\n", flat.name));
         for row in &flat.rows {
             if row.iter().all(serde_json::Value::is_null) {
                 continue;

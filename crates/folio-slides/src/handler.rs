@@ -28,4 +28,8 @@ impl FileHandler for SlidesHandler {
         v["kind"] = serde_json::json!("slides");
         Ok(v)
     }
+    /// The deck's outline (`## Slide N: Title`, body, notes) for `grep` inside documents.
+    fn text(&self, _path: &VPath, bytes: &[u8]) -> Option<Result<String, String>> {
+        Some(crate::extract_text(bytes).map_err(|e| e.to_string()))
+    }
 }

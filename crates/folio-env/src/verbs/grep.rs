@@ -153,10 +153,11 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
     Ok(Reply::text(out))
 }
 
-/// The text a registered handler gives for a document: `None` when no handler claims the file
-/// or the one that does has no text for it.
+/// The text a registered handler gives for a document: the first claimant that has text for it
+/// (env:spreadsheets before env:render for a workbook); `None` when none has.
 fn document_text(env: &Environment, file: &VPath, bytes: &[u8]) -> Option<std::result::Result<String, String>> {
     let head = &bytes[..bytes.len().min(64)];
-    let handler = crate::seams::claim(&env.opts.handlers, file, head)?;
-    handler.text(file, bytes).map(|r| r.map_err(|e| format!("env:{}: {e}", handler.module())))
+    crate::seams::claimants(&env.opts.handlers, file, head)
+        .into_iter()
+        .find_map(|handler| handler.text(file, bytes).map(|r| r.map_err(|e| format!("env:{}: {e}", handler.module()))))
 }

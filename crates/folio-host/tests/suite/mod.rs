@@ -1,4 +1,5 @@
 mod doctor_cache;
+mod documents;
 mod load;
 mod module_cycles;
 mod modules;
