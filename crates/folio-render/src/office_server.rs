@@ -227,7 +227,8 @@ fn serve(profile: PathBuf, soffice: PathBuf, policy: WarmPolicy, pid: Arc<Atomic
         let mut instance = warm.take().and_then(|i| healthy(i, &profile, &policy));
         // Starting counts against the conversion's own limit, as it does for a one-shot run.
         let begun = Instant::now();
-        if instance.is_none() {
+        let fresh = instance.is_none();
+        if fresh {
             instance = start(&soffice, &profile, &policy, &request.limits);
         }
         let limits = ChildLimits {
@@ -235,7 +236,27 @@ fn serve(profile: PathBuf, soffice: PathBuf, policy: WarmPolicy, pid: Arc<Atomic
             ..request.limits.clone()
         };
         pid.store(instance.as_ref().map_or(0, |i| i.proc.id()), Ordering::SeqCst);
-        let (result, keep) = convert(instance, &profile, request.client, &limits, &request.name);
+        let again = copy_command(&request.client);
+        let (mut result, mut keep) = convert(instance, &profile, request.client, &limits, &request.name);
+        // An instance that dies in its very first conversion met the profile in a bad state (a
+        // lock left by an office that was killed, a start that restarted itself), not this
+        // document: stopping it cleared that, so the document gets one more fresh instance. A
+        // warm instance that dies is reported at once (the document may be what killed it).
+        // Only with room for it: a run whose deadline is near gets the error instead of a wait.
+        let room = |l: &ChildLimits| {
+            let left = l.timeout.saturating_sub(begun.elapsed());
+            let until_deadline = l.deadline.map_or(left, |d| d.saturating_duration_since(Instant::now()));
+            left.min(until_deadline) > RETRY_ROOM
+        };
+        if fresh && stopped_while_converting(&result) && room(&request.limits) {
+            let retry = start(&soffice, &profile, &policy, &limits);
+            let limits = ChildLimits {
+                timeout: request.limits.timeout.saturating_sub(begun.elapsed()).max(POLL),
+                ..request.limits.clone()
+            };
+            pid.store(retry.as_ref().map_or(0, |i| i.proc.id()), Ordering::SeqCst);
+            (result, keep) = convert(retry, &profile, again, &limits, &request.name);
+        }
         warm = match keep {
             Some(i) if i.conversions >= policy.max_conversions => {
                 i.stop(&profile);
@@ -253,6 +274,34 @@ fn serve(profile: PathBuf, soffice: PathBuf, policy: WarmPolicy, pid: Arc<Atomic
         i.stop(&profile);
     }
     pid.store(0, Ordering::SeqCst);
+}
+
+/// The message a conversion gets when its instance crashed or was killed under it.
+const STOPPED: &str =
+    "LibreOffice stopped while converting it (it crashed or was killed); a fresh one starts for the next file";
+
+/// The time a retry needs to be worth it: a start and a conversion of a small document.
+const RETRY_ROOM: Duration = Duration::from_secs(20);
+
+fn stopped_while_converting(result: &Result<ChildOutcome>) -> bool {
+    matches!(result, Err(RenderError::OfficeFailed { detail, .. }) if detail == STOPPED)
+}
+
+/// The same command again (program, arguments, environment, directory; no input or output, as
+/// the client never has): `Command` is not `Clone`.
+fn copy_command(cmd: &Command) -> Command {
+    let mut copy = Command::new(cmd.get_program());
+    copy.args(cmd.get_args()).stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(v) => copy.env(key, v),
+            None => copy.env_remove(key),
+        };
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        copy.current_dir(dir);
+    }
+    copy
 }
 
 /// Idle too long: leaves the pool unless a request arrived meanwhile (checked under the pool's
@@ -454,7 +503,7 @@ fn convert(
                         }
                         _ => Err(RenderError::OfficeFailed {
                             path: name.to_string(),
-                            detail: "LibreOffice stopped while converting it (it crashed or was killed); a fresh one starts for the next file".into(),
+                            detail: STOPPED.into(),
                             fix: "the document may be damaged or hit a LibreOffice bug: open it in an Office application, re-save it and render the copy".into(),
                         }),
                     };
