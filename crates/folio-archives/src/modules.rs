@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
-use folio_script::{CallContext, HostFn, HostValue, NativeFunction, NativeModule, ScriptFs};
+use folio_script::blocking::{BlockingCall, BlockingSpec, blocking_function};
+use folio_script::{NativeFunction, NativeModule, ScriptFs};
 use folio_vfs::{Kind, VPath};
-use serde_json::Value;
 
 use crate::ops::{ArchiveFs, BINDINGS, Binding, Call};
 use crate::read::Limits;
@@ -33,45 +33,13 @@ impl ArchiveFs for GatewayFs {
     }
 }
 
-fn json_args(args: &[HostValue]) -> Result<Vec<Value>, String> {
-    args.iter()
-        .enumerate()
-        .map(|(i, a)| match a {
-            HostValue::Undefined => Ok(Value::Null),
-            HostValue::Json(v) => Ok(v.clone()),
-            HostValue::Bytes(_) => Err(format!("argument {} must be a path or an options object, not bytes", i + 1)),
-        })
-        .collect()
-}
-
 fn function(binding: &'static Binding, limits: Limits) -> NativeFunction {
-    let call = HostFn::Async(Arc::new(move |args: Vec<HostValue>, cx: CallContext| {
-        Box::pin(async move {
-            if binding.writes && cx.read_only {
-                return Err(format!(
-                    "{} writes files, which is not allowed while a script is being validated — call it inside the default export",
-                    binding.name
-                ));
-            }
-            let args = json_args(&args)?;
-            let fs = GatewayFs(Arc::clone(&cx.fs));
-            let budget = cx.budget.clone();
-            let cancel = cx.cancel.clone();
-            let working = cx.work.begin();
-            let out = tokio::task::spawn_blocking(move || {
-                let _working = working;
-                let call = Call { fs: &fs, budget: &budget, limits };
-                (binding.run)(&call, &args).map_err(|e| e.to_string())
-            })
-            .await
-            .map_err(|e| format!("the host call did not complete: {e}"))??;
-            if cancel.is_cancelled() {
-                return Err("the run was cancelled".into());
-            }
-            Ok(HostValue::Json(out))
-        }) as folio_script::registry::HostFuture
-    }));
-    NativeFunction { name: binding.name.to_string(), call }
+    let spec = BlockingSpec::new(binding.name, binding.writes, "a path or an options object");
+    blocking_function(spec, move |BlockingCall { args, fs, budget }| {
+        let fs = GatewayFs(fs);
+        let call = Call { fs: &fs, budget: &budget, limits };
+        (binding.run)(&call, &args).map_err(|e| e.to_string())
+    })
 }
 
 /// `env:archives` with `limits` (pass the environment's `limits.max_vfs_bytes` as

@@ -53,11 +53,4 @@ pub mod handler;
 pub mod modules;
 
 pub use error::{DocsError, Result};
-pub use ops::{BINDINGS, DocFs};
-
-/// The text of a PDF (pages joined by `\n\f\n`, through the process's PDFium as discovered on
-/// this host) or a DOCX (its body's paragraphs), for grep inside documents.
-pub fn extract_text(bytes: &[u8]) -> Result<String> {
-    let renderer = folio_render::Renderer::new(folio_render::HostPaths::from_host(None));
-    ops::extract_text(&renderer, "document", bytes)
-}
+pub use ops::{BINDINGS, DocFs, extract_text};

@@ -8,9 +8,9 @@
 use std::sync::Arc;
 
 use folio_render::Renderer;
-use folio_script::{CallContext, HostFn, HostValue, NativeFunction, NativeModule, ScriptFs};
+use folio_script::blocking::{BlockingCall, BlockingSpec, blocking_function};
+use folio_script::{NativeFunction, NativeModule, ScriptFs};
 use folio_vfs::VPath;
-use serde_json::Value;
 
 use crate::docxread::DEFAULT_CAP;
 use crate::ops::{self, Binding, Call, DocFs};
@@ -34,50 +34,22 @@ impl DocFs for GatewayFs {
     }
 }
 
-fn json_args(args: &[HostValue]) -> Result<Vec<Value>, String> {
-    args.iter()
-        .enumerate()
-        .map(|(i, a)| match a {
-            HostValue::Undefined => Ok(Value::Null),
-            HostValue::Json(v) => Ok(v.clone()),
-            HostValue::Bytes(_) => Err(format!("argument {} must be a path or an options object, not bytes", i + 1)),
-        })
-        .collect()
-}
-
 fn script_name(native: &str) -> String {
     native.replacen('_', ".", 1)
 }
 
 fn function(binding: &'static Binding, renderer: Arc<Renderer>) -> NativeFunction {
-    let call = HostFn::Async(Arc::new(move |args: Vec<HostValue>, cx: CallContext| {
-        let renderer = Arc::clone(&renderer);
-        Box::pin(async move {
-            let name = script_name(binding.name);
-            if binding.writes && cx.read_only {
-                return Err(format!(
-                    "{name} writes files, which is not allowed while a script is being validated — call it inside the default export"
-                ));
-            }
-            let args = json_args(&args)?;
-            let fs = GatewayFs(Arc::clone(&cx.fs));
-            let cancel = cx.cancel.clone();
-            let budget = cx.budget.clone();
-            let working = cx.work.begin();
-            let out = tokio::task::spawn_blocking(move || {
-                let _working = working;
-                let call = Call { fs: &fs, renderer: &renderer, cap: DEFAULT_CAP, budget: &budget };
-                (binding.run)(&call, &args).map_err(|e| e.to_string())
-            })
-            .await
-            .map_err(|e| format!("the host call did not complete: {e}"))??;
-            if cancel.is_cancelled() {
-                return Err("the run was cancelled".into());
-            }
-            Ok(HostValue::Json(out))
-        }) as folio_script::registry::HostFuture
-    }));
-    NativeFunction { name: binding.name.to_string(), call }
+    let spec = BlockingSpec {
+        name: binding.name,
+        label: script_name(binding.name),
+        writes: binding.writes,
+        accepts: "a path or an options object",
+    };
+    blocking_function(spec, move |BlockingCall { args, fs, budget }| {
+        let fs = GatewayFs(fs);
+        let call = Call { fs: &fs, renderer: &renderer, cap: DEFAULT_CAP, budget: &budget };
+        (binding.run)(&call, &args).map_err(|e| e.to_string())
+    })
 }
 
 /// The namespace the script sees: `describe`, `pdf.*`, `docx.*`.

@@ -11,7 +11,7 @@
 //!
 //! Prints the figures; with `FOLIO_RELIABILITY_DIR` set also writes them to `media-bench.json`.
 //! `BENCH_SKIP_TRANSCODE=1` measures describe only.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
+#![allow(clippy::panic, missing_docs)]
 
 use std::process::Command;
 use std::sync::Arc;
@@ -68,7 +68,7 @@ impl Bench {
     }
 }
 
-fn main() {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let secs = env_num("BENCH_SECS", 60);
     let describes = env_num("BENCH_DESCRIBES", 20) as usize;
     let ff = or_fail(Ffmpeg::discover(None), "ffmpeg is needed (scripts/install.sh installs it)");
@@ -99,7 +99,7 @@ fn main() {
             "yuv420p",
             "-c:a",
             "aac",
-            source.to_str().unwrap(),
+            source.to_str().ok_or("a temporary path is not UTF-8")?,
         ],
     );
     let small = work.path().join("small.mp4");
@@ -107,7 +107,7 @@ fn main() {
         &ff,
         &[
             "-i",
-            source.to_str().unwrap(),
+            source.to_str().ok_or("a temporary path is not UTF-8")?,
             "-t",
             "2",
             "-vf",
@@ -116,10 +116,10 @@ fn main() {
             "libx264",
             "-preset",
             "ultrafast",
-            small.to_str().unwrap(),
+            small.to_str().ok_or("a temporary path is not UTF-8")?,
         ],
     );
-    let bytes = std::fs::read(&source).unwrap();
+    let bytes = std::fs::read(&source)?;
     println!(
         "source: {secs} s of 1920x1080 at 30 fps, {:.1} MB, made in {:.1} s",
         bytes.len() as f64 / 1e6,
@@ -127,10 +127,10 @@ fn main() {
     );
 
     let tree = Arc::new(MemTree::new());
-    tree.write(&vp("/in/source.mp4"), &bytes).unwrap();
-    tree.write(&vp("/in/small.mp4"), &std::fs::read(&small).unwrap()).unwrap();
+    tree.write(&vp("/in/source.mp4"), &bytes)?;
+    tree.write(&vp("/in/small.mp4"), &std::fs::read(&small)?)?;
     let mut reg = ModuleRegistry::with_builtins();
-    reg.register_native(media_module(Arc::new(MediaHost::with(ff.clone(), None)), &[])).unwrap();
+    reg.register_native(media_module(Arc::new(MediaHost::with(ff.clone(), None)), &[]))?;
     let engine = Engine::new(reg, ScriptLimits { run_timeout_ms: 3_600_000, ..ScriptLimits::default() });
     let bench = Bench { engine, tree };
 
@@ -145,15 +145,14 @@ fn main() {
     let rounds = if std::env::var_os("BENCH_SKIP_TRANSCODE").is_some() { 0 } else { 2 };
     for round in 1..=rounds {
         let (out, took) = bench.run(&script);
-        assert!(out["duration"].as_f64().unwrap() > secs as f64 - 1.0, "{out}");
+        assert!(out["duration"].as_f64().unwrap_or(f64::NAN) > secs as f64 - 1.0, "{out}");
         media_best = media_best.min(took);
         let start = Instant::now();
         let status = Command::new(ff.path())
             .args(["-hide_banner", "-nostdin", "-y", "-loglevel", "error"])
             .args(&argv)
             .current_dir(work.path())
-            .status()
-            .unwrap();
+            .status()?;
         assert!(status.success());
         let direct = start.elapsed();
         direct_best = direct_best.min(direct);
@@ -182,15 +181,14 @@ fn main() {
         assert_eq!(empty, serde_json::json!(1));
         let (_, base) = bench.run("export default async function () { return 1; }");
         let (d, took) = bench.run(&script);
-        assert!(d["duration"].as_f64().unwrap() > 1.0, "{d}");
+        assert!(d["duration"].as_f64().unwrap_or(f64::NAN) > 1.0, "{d}");
         let per_media = (took.saturating_sub(base)).as_secs_f64() / describes as f64;
         let start = Instant::now();
         for _ in 0..describes {
             let out = Command::new(&ffprobe)
                 .args(["-v", "error", "-print_format", "json", "-show_format", "-show_streams"])
                 .arg(host_path)
-                .output()
-                .unwrap();
+                .output()?;
             assert!(out.status.success());
         }
         let per_probe = start.elapsed().as_secs_f64() / describes as f64;
@@ -204,7 +202,7 @@ fn main() {
     }
     if let Some(dir) = std::env::var_os("FOLIO_RELIABILITY_DIR") {
         let dir = std::path::PathBuf::from(dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&dir)?;
         let figure = serde_json::json!({
             "area": "media-bench",
             "profile": if cfg!(debug_assertions) { "dev" } else { "release" },
@@ -214,6 +212,7 @@ fn main() {
             "transcode_speed_ratio": speed,
             "describe": describe_rows,
         });
-        std::fs::write(dir.join("media-bench.json"), serde_json::to_string_pretty(&figure).unwrap()).unwrap();
+        std::fs::write(dir.join("media-bench.json"), serde_json::to_string_pretty(&figure)?)?;
     }
+    Ok(())
 }

@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use folio_script::blocking::{BlockingCall, BlockingSpec, blocking_function};
 use folio_script::{CallContext, HostFn, HostValue, NativeFunction, NativeModule, ScriptFs};
 use folio_vfs::VPath;
 use serde_json::Value;
@@ -37,46 +38,13 @@ impl MediaFs for GatewayFs {
     }
 }
 
-fn json_args(args: &[HostValue]) -> Result<Vec<Value>, String> {
-    args.iter()
-        .enumerate()
-        .map(|(i, a)| match a {
-            HostValue::Undefined => Ok(Value::Null),
-            HostValue::Json(v) => Ok(v.clone()),
-            HostValue::Bytes(_) => Err(format!("argument {} must be a path or an options object, not bytes", i + 1)),
-        })
-        .collect()
-}
-
 fn function(binding: &'static Binding, host: Arc<MediaHost>) -> NativeFunction {
-    let call = HostFn::Async(Arc::new(move |args: Vec<HostValue>, cx: CallContext| {
-        let host = Arc::clone(&host);
-        Box::pin(async move {
-            if binding.writes && cx.read_only {
-                return Err(format!(
-                    "{} writes files, which is not allowed while a script is being validated — call it inside the default export",
-                    binding.name
-                ));
-            }
-            let args = json_args(&args)?;
-            let fs = GatewayFs(Arc::clone(&cx.fs));
-            let budget = cx.budget.clone();
-            let cancel = cx.cancel.clone();
-            let working = cx.work.begin();
-            let out = tokio::task::spawn_blocking(move || {
-                let _working = working;
-                let call = Call { host: &host, fs: &fs, budget: &budget, op: binding.name };
-                (binding.run)(&call, &args).map_err(|e| e.to_string())
-            })
-            .await
-            .map_err(|e| format!("the host call did not complete: {e}"))??;
-            if cancel.is_cancelled() {
-                return Err("the run was cancelled".into());
-            }
-            Ok(HostValue::Json(out))
-        }) as folio_script::registry::HostFuture
-    }));
-    NativeFunction { name: binding.name.to_string(), call }
+    let spec = BlockingSpec::new(binding.name, binding.writes, "a path or an options object");
+    blocking_function(spec, move |BlockingCall { args, fs, budget }| {
+        let fs = GatewayFs(fs);
+        let call = Call { host: &host, fs: &fs, budget: &budget, op: binding.name };
+        (binding.run)(&call, &args).map_err(|e| e.to_string())
+    })
 }
 
 /// The doctor rows env:media uses (ffmpeg, ffprobe, espeak-ng), as a JSON array.

@@ -13,7 +13,7 @@
 //! files): cold 1.16–1.96 s (one outlier at 5.9 s while the machine was busy), warm
 //! 0.070–0.116 s; starting the instance plus its first conversion 1.9 s.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout, missing_docs)]
+#![allow(clippy::print_stdout, missing_docs)]
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -29,27 +29,26 @@ fn corpus() -> Option<PathBuf> {
     dir.join("documents").is_dir().then_some(dir)
 }
 
-fn main() {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Some(corpus) = corpus() else {
         println!("bench_office: skipped — no corpus (set FOLIO_CORPUS or put it at ../shared/corpus)");
-        return;
+        return Ok(());
     };
     let renderer = Renderer::new(HostPaths::from_host(None));
     let Ok(soffice) = find_soffice(None, &renderer.host) else {
         println!("bench_office: skipped — LibreOffice is not installed");
-        return;
+        return Ok(());
     };
     let engine = match renderer.pdfium() {
         Ok(e) => e,
         Err(e) => {
             println!("bench_office: skipped — {e}");
-            return;
+            return Ok(());
         }
     };
-    let profile = tempfile::tempdir().unwrap();
+    let profile = tempfile::tempdir()?;
     let limits = renderer.office_limits();
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(corpus.join("documents"))
-        .unwrap()
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(corpus.join("documents"))?
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "docx"))
@@ -66,13 +65,13 @@ fn main() {
     };
     let _ = &engine;
     // A first cold run initialises the fresh profile; it is not a figure.
-    let warmup = std::fs::read(&docs[0]).unwrap();
+    let warmup = std::fs::read(&docs[0])?;
     set_warm(false);
     let _ = first_page("init.docx", &warmup);
     let mut rows = Vec::new();
     for doc in &docs {
-        let name = doc.file_name().unwrap().to_string_lossy().to_string();
-        let bytes = std::fs::read(doc).unwrap();
+        let name = doc.file_name().ok_or("a document path has no file name")?.to_string_lossy().to_string();
+        let bytes = std::fs::read(doc)?;
         set_warm(false);
         let cold = first_page(&name, &bytes);
         rows.push((name, bytes, cold));
@@ -95,4 +94,5 @@ fn main() {
         }
     }
     println!("slowest warm first page: {worst:.3} s (target ≤ 0.5 s)");
+    Ok(())
 }

@@ -19,7 +19,7 @@
 //! from) is installed with `pip install --user` when missing; if that fails the comparison is
 //! skipped with the reason printed.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout, missing_docs)]
+#![allow(clippy::print_stdout, missing_docs)]
 
 #[path = "../tests/suite/pdfgen.rs"]
 #[allow(dead_code)]
@@ -31,6 +31,14 @@ use std::time::Instant;
 use folio_render::{HostPaths, Pages, RasterOptions, Renderer, Size};
 
 const PAGES: usize = 40;
+
+/// Ends the benchmark with what went wrong, where a closure cannot return it.
+fn must<T, E: std::fmt::Display>(r: Result<T, E>, what: &str) -> T {
+    r.unwrap_or_else(|e| {
+        eprintln!("bench_pdf: {what}: {e}");
+        std::process::exit(1)
+    })
+}
 
 fn document() -> Vec<u8> {
     let pages: Vec<pdfgen::Page> = (0..PAGES)
@@ -152,11 +160,11 @@ fn script_rate(_: &[u8]) -> Result<(f64, f64, f64), String> {
     Err("built without the adapters feature — run with --features adapters".into())
 }
 
-fn main() {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pdf = document();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir()?;
     let path = dir.path().join("bench40.pdf");
-    std::fs::write(&path, &pdf).unwrap();
+    std::fs::write(&path, &pdf)?;
     let renderer = Renderer::new(HostPaths::from_host(None));
     let engine = renderer.pdfium().unwrap_or_else(|e| {
         eprintln!("bench_pdf: {e}");
@@ -174,31 +182,32 @@ fn main() {
         max_pixels: u64::MAX,
     };
     let render = rate(|_| {
-        engine.render_pixels("bench40.pdf", &pdf, &req, |_, rows| assert!(!rows.data.is_empty())).unwrap();
+        must(engine.render_pixels("bench40.pdf", &pdf, &req, |_, rows| assert!(!rows.data.is_empty())), "rendering");
     });
     // The encode stage alone, on pages rendered once: what the encoder thread spends a page.
     let mut rendered = Vec::new();
-    engine
-        .render_pixels("bench40.pdf", &pdf, &req, |_, rows| {
-            rendered.push((rows.width, rows.height, rows.stride, rows.data.to_vec()));
-        })
-        .unwrap();
+    engine.render_pixels("bench40.pdf", &pdf, &req, |_, rows| {
+        rendered.push((rows.width, rows.height, rows.stride, rows.data.to_vec()));
+    })?;
     let encode = rate(|_| {
         for (width, height, stride, data) in &rendered {
             let mut out = Vec::new();
             let rows = folio_render::pagepng::RgbRows { width: *width, height: *height, stride: *stride, data };
-            folio_render::pagepng::encode(&rows, &mut out).unwrap();
+            must(folio_render::pagepng::encode(&rows, &mut out), "encoding a page");
         }
     });
     drop(rendered);
     let mut png_bytes = 0;
     let memory = rate(|_| {
-        let out = renderer.rasterize_bytes("bench40.pdf", &pdf, &opts).unwrap();
+        let out = must(renderer.rasterize_bytes("bench40.pdf", &pdf, &opts), "rasterising to bytes");
         assert_eq!(out.pages.len(), PAGES);
         png_bytes = out.pages.iter().map(|p| p.bytes.len()).sum::<usize>();
     });
     let files = rate(|run| {
-        let out = renderer.rasterize_file(&path, &dir.path().join(format!("pages-{run}")), &opts).unwrap();
+        let out = must(
+            renderer.rasterize_file(&path, &dir.path().join(format!("pages-{run}")), &opts),
+            "rasterising to files",
+        );
         assert_eq!(out.pages.len(), PAGES);
     });
     let script = script_rate(&pdf);
@@ -253,4 +262,5 @@ fn main() {
         }
         Err(why) => println!("pypdfium2 comparison skipped: {why}"),
     }
+    Ok(())
 }

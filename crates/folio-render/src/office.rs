@@ -258,6 +258,7 @@ fn run_soffice(
             name: name.to_string(),
             soffice: soffice.to_path_buf(),
             client: cmd,
+            stderr: stderr_path,
             limits: limits.clone(),
             reply,
         };

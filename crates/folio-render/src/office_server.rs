@@ -87,6 +87,8 @@ pub(crate) struct Request {
     pub name: String,
     pub soffice: PathBuf,
     pub client: Command,
+    /// Where the client's stderr goes (a retry appends to it, so the message keeps both).
+    pub stderr: PathBuf,
     pub limits: ChildLimits,
     pub reply: Sender<Result<ChildOutcome>>,
 }
@@ -236,7 +238,7 @@ fn serve(profile: PathBuf, soffice: PathBuf, policy: WarmPolicy, pid: Arc<Atomic
             ..request.limits.clone()
         };
         pid.store(instance.as_ref().map_or(0, |i| i.proc.id()), Ordering::SeqCst);
-        let again = copy_command(&request.client);
+        let again = copy_command(&request.client, &request.stderr);
         let (mut result, mut keep) = convert(instance, &profile, request.client, &limits, &request.name);
         // An instance that dies in its very first conversion met the profile in a bad state (a
         // lock left by an office that was killed, a start that restarted itself), not this
@@ -288,10 +290,14 @@ fn stopped_while_converting(result: &Result<ChildOutcome>) -> bool {
 }
 
 /// The same command again (program, arguments, environment, directory; no input or output, as
-/// the client never has): `Command` is not `Clone`.
-fn copy_command(cmd: &Command) -> Command {
+/// the client never has; stderr appended to the first attempt's file): `Command` is not `Clone`.
+fn copy_command(cmd: &Command, stderr: &Path) -> Command {
     let mut copy = Command::new(cmd.get_program());
     copy.args(cmd.get_args()).stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
+    match std::fs::File::options().append(true).create(true).open(stderr) {
+        Ok(file) => copy.stderr(file),
+        Err(_) => copy.stderr(std::process::Stdio::null()),
+    };
     for (key, value) in cmd.get_envs() {
         match value {
             Some(v) => copy.env(key, v),

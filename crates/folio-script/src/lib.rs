@@ -92,6 +92,7 @@
 //! `Math.random()` are real, so runs are not bit-reproducible.
 
 mod args;
+pub mod blocking;
 mod bridge;
 mod budget;
 pub mod builtins;

@@ -1,7 +1,9 @@
 //! Previews in the real window: an H.264 mp4 and a VP8 webm that really play (`readyState` ≥ 2
 //! and `currentTime` advancing after a muted `play()`), an MPEG-4 Part 2 AVI no webview plays,
 //! which is transcoded to webm and then plays, an Ogg Opus tone in an audio player, a PNG, a three-page PDF rendered by PDFium page
-//! by page, and a CSV as a table. A second scenario hides ffmpeg and checks the honest card.
+//! by page, a CSV as a table, and a two-sheet workbook with a tab per sheet, saved formula results
+//! shown and a formula saved without one marked. A second scenario hides ffmpeg and checks the
+//! honest card.
 //!
 //! The media fixtures are made by ffmpeg (`testsrc`), which must be installed.
 
@@ -49,6 +51,43 @@ fn fixture(dir: &Path) {
         .collect();
     std::fs::write(dir.join("deck.pdf"), pdfgen::pdf(&pages, "Three pages")).unwrap();
     std::fs::write(dir.join("sales.csv"), "region,units,revenue\nNorth,12,1200\nSouth,7,700\nEast,3,300\n").unwrap();
+    std::fs::write(dir.join("book.xlsx"), workbook()).unwrap();
+}
+
+/// A two-sheet workbook as OOXML: `Summary` with `units × price` formulas, the first with its
+/// saved result (84), the second saved without one; `Notes` with one text cell.
+fn workbook() -> Vec<u8> {
+    use std::io::Write;
+    let sheet = |rows: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{rows}</sheetData></worksheet>"#
+        )
+    };
+    let s = |r: &str, t: &str| format!(r#"<c r="{r}" t="inlineStr"><is><t>{t}</t></is></c>"#);
+    let summary = sheet(&format!(
+        r#"<row r="1">{}{}{}</row><row r="2">{}<c r="B2"><v>12</v></c><c r="C2"><v>7</v></c><c r="D2"><f>B2*C2</f><v>84</v></c></row><row r="3">{}<c r="B3"><v>5</v></c><c r="C3"><v>3</v></c><c r="D3"><f>B3*C3</f></c></row>"#,
+        s("A1", "region") + &s("B1", "units"),
+        s("C1", "price"),
+        s("D1", "total"),
+        s("A2", "North"),
+        s("A3", "South"),
+    ));
+    let notes =
+        sheet(&format!(r#"<row r="1">{}</row><row r="2">{}</row>"#, s("A1", "note"), s("A2", "Prices are in euros")));
+    let parts = [
+        ("[Content_Types].xml", r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#.to_owned()),
+        ("_rels/.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#.to_owned()),
+        ("xl/workbook.xml", r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Summary" sheetId="1" r:id="rId1"/><sheet name="Notes" sheetId="2" r:id="rId2"/></sheets></workbook>"#.to_owned()),
+        ("xl/_rels/workbook.xml.rels", r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>"#.to_owned()),
+        ("xl/worksheets/sheet1.xml", summary),
+        ("xl/worksheets/sheet2.xml", notes),
+    ];
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, body) in parts {
+        out.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+        out.write_all(body.as_bytes()).unwrap();
+    }
+    out.finish().unwrap().into_inner()
 }
 
 /// The state of the `<video>` or `<audio>` player of `path` in the preview pane.
@@ -163,6 +202,26 @@ async fn media_previews_really_play_and_documents_render() {
     assert_eq!(cells, 3, "three data rows under the header");
     app.wait_text("#preview .table-meta", "4 rows").await;
     app.shot("media-6-csv-table.png").await;
+
+    // A workbook: a tab per sheet, the saved result of a formula shown, one without it marked.
+    app.click("#tree .row[data-path='/book.xlsx']").await;
+    app.wait_text("#preview .data-table", "total").await;
+    let tabs =
+        app.js("return [...document.querySelectorAll('#preview .sheet-tabs button')].map(b => b.textContent)").await;
+    assert_eq!(tabs, serde_json::json!(["Summary", "Notes"]), "a tab per sheet");
+    let totals = app
+        .js("return [...document.querySelectorAll('#preview .data-table tbody tr')].map(r => r.cells[4].textContent)")
+        .await;
+    assert_eq!(totals[0], "84", "the saved result is shown, not the formula: {totals}");
+    let marked =
+        app.js("return [...document.querySelectorAll('#preview td.uncalculated')].map(c => c.textContent)").await;
+    assert_eq!(marked.as_array().map(Vec::len), Some(1), "the formula saved without a result is marked: {marked}");
+    app.wait_text("#preview .table-note", "no").await;
+    app.shot("media-7-workbook-summary.png").await;
+    app.click("#preview .sheet-tabs button:nth-child(2)").await;
+    app.wait_text("#preview .data-table", "Prices are in euros").await;
+    app.wait_text("#preview .table-meta", "sheet Notes").await;
+    app.shot("media-8-workbook-notes.png").await;
     app.close().await;
 }
 
