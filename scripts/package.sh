@@ -62,7 +62,9 @@ for line in sys.stdin:
         m = json.loads(line)
     except ValueError:
         continue
-    if m.get("reason") == "compiler-artifact" and "bin" in m["target"]["kind"] and m.get("executable"):
+    # A bin target is reported twice by `cargo test`: the program, and its unit-test harness.
+    if (m.get("reason") == "compiler-artifact" and "bin" in m["target"]["kind"] and m.get("executable")
+            and not m.get("profile", {}).get("test")):
         found[m["target"]["name"]] = m["executable"]
     if m.get("reason") == "build-finished" and not m.get("success"):
         sys.exit("cargo failed")
