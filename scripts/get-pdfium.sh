@@ -64,7 +64,10 @@ fi
 # sha256 of a file, with Python so the same line works on Linux, macOS and Windows shells.
 sha256() { "$PY" -c 'import hashlib,sys;print(hashlib.sha256(open(sys.argv[1],"rb").read()).hexdigest())' "$1"; }
 
-if [ -f "$DEST/$LIB" ] && [ "$(sha256 "$DEST/$LIB")" = "$LIB_SHA" ]; then
+# The wheel's licence texts (PDFium's and those of the libraries built into it) go beside the
+# library as one file, which the packages (scripts/package.sh) ship with it.
+LICENSES=LICENSES-pdfium.txt
+if [ -f "$DEST/$LIB" ] && [ -f "$DEST/$LICENSES" ] && [ "$(sha256 "$DEST/$LIB")" = "$LIB_SHA" ]; then
   exit 0
 fi
 
@@ -78,13 +81,20 @@ echo "pypdfium2==$VERSION --hash=sha256:$WHL_SHA" > "$tmp/req.txt"
   exit 1
 }
 mkdir -p "$DEST"
-"$PY" - "$tmp" "$DEST" "$LIB" <<'PY'
+"$PY" - "$tmp" "$DEST" "$LIB" "$LICENSES" <<'PY'
 import glob, os, sys, zipfile
-tmp, dest, lib = sys.argv[1:4]
+tmp, dest, lib, licenses = sys.argv[1:5]
 whl = glob.glob(os.path.join(tmp, "pypdfium2-*.whl"))[0]
 part = os.path.join(dest, lib + ".part")
 with zipfile.ZipFile(whl) as z, open(part, "wb") as out:
     out.write(z.read("pypdfium2_raw/" + lib))
+    texts = sorted(n for n in z.namelist() if "/licenses/" in n and not n.endswith("/"))
+    with open(os.path.join(dest, licenses), "w", encoding="utf-8") as lic:
+        lic.write("PDFium as built by pypdfium2 (libpdfium from its wheel): the licences of PDFium and of the\n")
+        lic.write("libraries built into it, as the wheel ships them (%s).\n" % os.path.basename(whl))
+        for name in texts:
+            lic.write("\n==== %s ====\n\n" % name.split("/licenses/", 1)[1])
+            lic.write(z.read(name).decode("utf-8", "replace"))
 PY
 got=$(sha256 "$DEST/$LIB.part")
 if [ "$got" != "$LIB_SHA" ]; then

@@ -21,6 +21,7 @@ On macOS, install the prerequisites with Homebrew, then run this script again:
   brew install espeak-ng        # env:media.speak (text to speech)
   brew install poppler && python3 -m pip install openpyxl   # tests: independent readers of PDFs and workbooks
   bash scripts/get-pdfium.sh    # PDFium from the pinned pypdfium2 wheel into ~/.cache/folio/pdfium
+  brew install rpm              # optional: `rpm -qp` reads the .rpm that scripts/package.sh builds on Linux
 MSG
     command -v cargo >/dev/null && command -v cc >/dev/null && exit 0 || exit 1 ;;
   MINGW*|MSYS*|CYGWIN*)
@@ -83,6 +84,10 @@ command -v Xvfb >/dev/null 2>&1 || office+=(xvfb)
 command -v xauth >/dev/null 2>&1 || office+=(xauth)
 [ -x /usr/bin/WebKitWebDriver ] || office+=(webkit2gtk-driver)
 command -v npm >/dev/null 2>&1 || office+=(nodejs npm)
+# The packages' installed test (src-tauri/packaging/installed-test.sh): rpm reads the .rpm's
+# metadata, dependencies and files; xwininfo (x11-utils) sees the installed app's window.
+command -v rpm >/dev/null 2>&1 || office+=(rpm)
+command -v xwininfo >/dev/null 2>&1 || office+=(x11-utils)
 
 if [ "${#need[@]}" -gt 0 ] || [ "${#office[@]}" -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then

@@ -34,4 +34,8 @@ for line in sys.stdin:
 [ -n "$e2e" ] || { echo "test.sh: the desktop e2e test binary was not built — hint: cargo test -p folio-desktop --test e2e --no-run shows why" >&2; exit 1; }
 (cd src-tauri && FOLIO_E2E=1 FOLIO_E2E_OUT="${FOLIO_E2E_OUT:-$CARGO_TARGET_DIR/e2e}" timeout 1200 \
   xvfb-run -a -s "-screen 0 1280x800x24" "$e2e" --test-threads=1)
+# The packages, installed: the .deb and .rpm of the test build's binaries (scripts/package.sh
+# --debug compiles nothing again), their fields and files checked, the .deb installed with apt,
+# the installed app launched under Xvfb, its `folio doctor` run, then purged. Bounded.
+timeout 600 bash src-tauri/packaging/installed-test.sh
 python3 scripts/reliability.py "$FOLIO_RELIABILITY_DIR"

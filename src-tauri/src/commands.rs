@@ -80,6 +80,7 @@ pub async fn status_get(state: State<'_, AppState>) -> Result<StatusGetResponse,
         None => StatusGetResponse { folder: None, changes: Vec::new(), conflicts: 0, notice: None, read_only: false },
     };
     status.notice = notice;
+    crate::trace_first_answer("status_get");
     Ok(status)
 }
 

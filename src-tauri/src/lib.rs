@@ -19,6 +19,27 @@ pub fn folder_argument(args: impl IntoIterator<Item = String>) -> Option<PathBuf
     args.into_iter().skip(1).find(|a| !a.starts_with('-')).map(PathBuf::from)
 }
 
+/// When [`run`] began, for [`trace_first_answer`].
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+static ANSWERED: std::sync::Once = std::sync::Once::new();
+
+/// With `FOLIO_STARTUP_TRACE` set, prints once, to stderr, when the UI's first command (`status_get`,
+/// sent as the page loads) was answered: wall-clock milliseconds since the Unix epoch and since
+/// [`run`] began. scripts/bench-package.sh times the installed app's cold start with it.
+pub fn trace_first_answer(command: &str) {
+    if std::env::var_os("FOLIO_STARTUP_TRACE").is_none() {
+        return;
+    }
+    ANSWERED.call_once(|| {
+        let epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        let since_run = STARTED.get().map(|t| t.elapsed().as_millis()).unwrap_or_default();
+        eprintln!(
+            "folio-desktop: first command answered ({command}) at epoch_ms={} run_ms={since_run}",
+            epoch.as_millis()
+        );
+    });
+}
+
 /// The app's commands and state on any runtime: the real one in [`run`], the mock one in tests.
 pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
     let previews = std::sync::Arc::new(preview::Previews::new(state.state_dir.clone()));
@@ -59,6 +80,7 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
 /// Runs the app. A folder given on the command line opens at start; if it cannot be opened the
 /// window starts empty and says why.
 pub fn run() -> Result<(), String> {
+    STARTED.get_or_init(std::time::Instant::now);
     let state = AppState { state_dir: std::env::var_os("FOLIO_STATE_DIR").map(PathBuf::from), ..AppState::default() };
     if let Some(folder) = folder_argument(std::env::args())
         && let Err(e) = state.open(&folder.to_string_lossy(), None)

@@ -4,7 +4,9 @@
 //!
 //! PDFium, in order: the explicit option; `FOLIO_PDFIUM_PATH` (a file, or a directory holding the
 //! library); next to the executable and in the app bundle's resources (`Contents/Frameworks`,
-//! `Contents/Resources` on macOS, `resources\` on Windows, `../lib/folio` on Linux); the state
+//! `Contents/Resources` on macOS, `resources\` on Windows, `../lib/folio` and `../lib/Folio` on
+//! Linux, the last being where the .deb and .rpm put their resources, `/usr/lib/<productName>`,
+//! beside `/usr/bin/folio` and `/usr/bin/folio-desktop`); the state
 //! directory's `pdfium/`; and the cache directory `scripts/get-pdfium.sh` fills
 //! (`$FOLIO_PDFIUM_CACHE`, else `~/.cache/folio/pdfium`, `%LOCALAPPDATA%\folio\pdfium` on Windows).
 //!
@@ -177,6 +179,11 @@ fn push(out: &mut Vec<Candidate>, path: PathBuf, source: &'static str) {
     }
 }
 
+/// The directory under `/usr/lib` where the Linux packages put their resources: Tauri's bundler
+/// names it after the app's `productName` (src-tauri/tauri.conf.json; a test there checks the two
+/// agree).
+pub const PACKAGE_RESOURCES: &str = "Folio";
+
 /// The PDFium libraries to try, in order. A candidate naming a directory is completed with the
 /// platform's library file name.
 pub fn pdfium_candidates(explicit: Option<&Path>, host: &HostPaths) -> Vec<Candidate> {
@@ -205,6 +212,7 @@ pub fn pdfium_candidates(explicit: Option<&Path>, host: &HostPaths) -> Vec<Candi
             Platform::Linux => {
                 push(&mut out, p.join(&d, &["resources", lib]), "app resources");
                 push(&mut out, p.join(&d, &["..", "lib", "folio", lib]), "app lib directory");
+                push(&mut out, p.join(&d, &["..", "lib", PACKAGE_RESOURCES, lib]), "package resources");
             }
         }
     }

@@ -37,6 +37,7 @@ fn linux_pdfium_order_is_option_env_exe_state_cache() {
             "/usr/bin/libpdfium.so",
             "/usr/bin/resources/libpdfium.so",
             "/usr/bin/../lib/folio/libpdfium.so",
+            "/usr/bin/../lib/Folio/libpdfium.so",
             "/home/u/.local/share/folio/pdfium/libpdfium.so",
             "/home/u/.cache/folio/pdfium/libpdfium.so",
         ]
