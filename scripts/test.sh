@@ -17,6 +17,7 @@ rm -rf "$FOLIO_RELIABILITY_DIR"
 # The bounded fuzz run in the suite follows one fixed seed, so CI explores the same inputs every
 # time; long sessions with fresh seeds are run by hand (README, Testing).
 export FOLIO_FUZZ_SEED="${FOLIO_FUZZ_SEED:-20261201}"
+bash scripts/lint-workflows.sh
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo check -p folio-render --no-default-features

@@ -9,6 +9,7 @@ pub mod preview;
 pub mod review;
 pub mod scheme;
 pub mod session;
+pub mod updates;
 
 use std::path::PathBuf;
 
@@ -74,6 +75,11 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         review::commands::tree_open,
         review::commands::scripts_form,
         review::commands::recent_list,
+        updates::update_get,
+        updates::update_save,
+        updates::update_check,
+        updates::update_install,
+        updates::update_restart,
     ])
 }
 
@@ -94,6 +100,8 @@ pub fn run() -> Result<(), String> {
     if !isolated {
         app = app.plugin(tauri_plugin_single_instance::init(review::commands::second_launch));
     }
+    // Signed updates: the plugin needs the config's `plugins.updater`, which mock apps lack.
+    app = updates::plugin(app, updates::Updates::new());
     builder(app, state)
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .plugin(tauri_plugin_dialog::init())

@@ -14,6 +14,7 @@ import { DropZone, Recent, useSecondLaunch } from "./review/Shell";
 import { Transcript } from "./agent/Transcript";
 import { Settings } from "./agent/Settings";
 import { Doctor } from "./agent/Doctor";
+import { UpdateNotice } from "./Update";
 
 export function App() {
   const [folder, setFolder] = useState<FolderOpenResponse | null>(null);
@@ -98,6 +99,7 @@ export function App() {
           </div>
         )}
         <div class="spacer" />
+        <UpdateNotice />
         <button id="open-doctor" class="secondary" onClick={() => setDialog("doctor")}>
           Doctor
         </button>

@@ -136,6 +136,11 @@ impl AgentHost {
         &self.settings
     }
 
+    /// The store (the update settings live in it beside the agent's).
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
     /// The conversations over `folder`, most recent first.
     pub fn conversations(&self, folder: &Path) -> Result<ConversationListResponse, String> {
         let list = self.store.conversations(folder).map_err(|e| e.to_string())?;

@@ -12,10 +12,12 @@ mod agent;
 mod error;
 mod preview;
 mod review;
+mod updates;
 pub use agent::*;
 pub use error::*;
 pub use preview::*;
 pub use review::*;
+pub use updates::*;
 
 /// Opens a folder: the person's real folder, over which the agent works in a sandbox.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -423,6 +425,7 @@ pub fn typescript() -> Vec<(String, String)> {
         ("agent", agent::decls()),
         ("preview", preview::decls()),
         ("review", review::review_decls()),
+        ("updates", updates::decls()),
     ];
     let owner: Vec<(&str, &str)> =
         groups.iter().flat_map(|(group, items)| items.iter().map(move |d| (declared_name(d), *group))).collect();

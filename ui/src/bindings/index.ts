@@ -4,3 +4,4 @@ export * from "./core";
 export * from "./agent";
 export * from "./preview";
 export * from "./review";
+export * from "./updates";
