@@ -10,8 +10,11 @@
 //!
 //! - `?version=base` — the folder's committed bytes (the "before" of a before/after view);
 //! - `?version=preview` — the webm preview `preview_transcode` made of a video or audio file;
-//! - `?page=<n>&width=<px>` — page `n` of a PDF or Office document as a PNG (rendered once, cached).
+//! - `?page=<n>&width=<px>` — page `n` of a PDF, an Office document or a TIFF as a PNG (rendered
+//!   once, cached).
 //!
+//! An SVG is never served as SVG: it is drawn to a PNG (`image/png`, cached), whatever the
+//! request, so a `<script>` or an event handler in it never reaches the webview.
 //! `/.env` and everything below it are refused (`403`), as are paths that climb out of the tree
 //! or resolve outside the folder. Errors answer with the message as a `text/plain` body, so the UI
 //! can show why a page or a video did not load.
@@ -164,8 +167,14 @@ fn body(session: &Session, previews: &Previews, t: &Target) -> Result<(Vec<u8>, 
     }
     let bytes = read(session, &at, version)?;
     let (_, mime) = kind::classify(&t.path, &bytes[..bytes.len().min(HEAD)]);
+    if mime == SVG {
+        return Ok((previews.svg_png(session, &t.path, &bytes)?, "image/png".into()));
+    }
     Ok((bytes, mime))
 }
+
+/// The media type of an SVG, which is served drawn (see the module docs).
+const SVG: &str = "image/svg+xml";
 
 /// What a response says: the media type, the file's length, what the `Range` header resolved
 /// to, and the bytes to send (the whole file for `Full`, the range for `Partial`, nothing for a
@@ -221,6 +230,10 @@ fn sized(session: &Session, t: &Target, range: Option<&str>, head: bool) -> Resu
     }
     let first = read_range(session, &at, 0, HEAD as u64)?;
     let (_, mime) = kind::classify(&t.path, &first);
+    if mime == SVG {
+        // Its bytes are not what is served: the drawing is made from the whole file.
+        return Ok(None);
+    }
     let bytes = match reply {
         RangeReply::Partial { start, end } if !head => read_range(session, &at, start, end - start + 1)?,
         _ => Vec::new(),

@@ -417,3 +417,31 @@ fn bench_ranges() {
     let per = started.elapsed().as_secs_f64() * 1000.0 / 100.0;
     println!("100 Range requests of 64 KB on a 200 MB file: {per:.3} ms each");
 }
+
+/// An SVG is served drawn as a PNG for every request (whole, ranged, the committed version), so
+/// the webview never parses it and its script never runs; a broken one answers why.
+#[test]
+fn an_svg_is_served_as_a_png_never_as_svg() {
+    let f = fixture();
+    let svg = br##"<svg xmlns="http://www.w3.org/2000/svg" width="50" height="20"><script>alert(1)</script><rect width="50" height="20" fill="#f00" onload="alert(2)"/></svg>"##;
+    std::fs::write(f.folder.path().join("logo.svg"), svg).unwrap();
+    std::fs::write(f.folder.path().join("broken.svg"), b"Lorem ipsum, not XML").unwrap();
+    assert_eq!(f.previews.info(&f.session, "/logo.svg").unwrap().kind, PreviewKind::Image);
+    for (uri, range) in [
+        ("folio://localhost/logo.svg", None),
+        ("folio://localhost/logo.svg?version=base", None),
+        ("folio://localhost/logo.svg", Some("bytes=0-15")),
+    ] {
+        let r = get(&f, uri, range);
+        assert_eq!(head(&r, "content-type"), "image/png", "{uri} {range:?}");
+        assert!(r.body().starts_with(b"\x89PNG"), "{uri} {range:?}");
+        assert!(!r.body().windows(7).any(|w| w == b"<script"), "{uri}");
+    }
+    let png = get(&f, "folio://localhost/logo.svg", None).body().clone();
+    let (w, h) =
+        (u32::from_be_bytes(png[16..20].try_into().unwrap()), u32::from_be_bytes(png[20..24].try_into().unwrap()));
+    assert_eq!((w, h), (100, 40), "drawn at twice its own size");
+    let r = get(&f, "folio://localhost/broken.svg", None);
+    assert_eq!(r.status().as_u16(), 500);
+    assert!(String::from_utf8_lossy(r.body()).contains("not a readable SVG"), "{}", String::from_utf8_lossy(r.body()));
+}

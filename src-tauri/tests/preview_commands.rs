@@ -237,3 +237,74 @@ fn docx_and_pptx_preview_page_by_page_through_the_warm_libreoffice() {
         );
     }
 }
+
+/// A TIFF of uncompressed 8-bit RGB pages `(width, height, colour)`, written byte by byte (the
+/// app's own TIFF reader is what is tested, so the fixture does not use it).
+fn tiff(pages: &[(u32, u32, [u8; 3])]) -> Vec<u8> {
+    let mut out = b"II*\0\0\0\0\0".to_vec();
+    let mut link = 4;
+    for &(w, h, colour) in pages {
+        let ifd = out.len() as u32;
+        out[link..link + 4].copy_from_slice(&ifd.to_le_bytes());
+        let bits = ifd + 2 + 12 * 9 + 4;
+        let data = bits + 6;
+        // (tag, type, count, value): type 3 is a short, 4 a long; BitsPerSample points at 3 shorts.
+        let entries: [(u16, u16, u32, u32); 9] = [
+            (256, 4, 1, w),
+            (257, 4, 1, h),
+            (258, 3, 3, bits),
+            (259, 3, 1, 1),
+            (262, 3, 1, 2),
+            (273, 4, 1, data),
+            (277, 3, 1, 3),
+            (278, 4, 1, h),
+            (279, 4, 1, w * h * 3),
+        ];
+        out.extend(9u16.to_le_bytes());
+        for (tag, ty, count, value) in entries {
+            out.extend(tag.to_le_bytes());
+            out.extend(ty.to_le_bytes());
+            out.extend(count.to_le_bytes());
+            out.extend(value.to_le_bytes());
+        }
+        link = out.len();
+        out.extend(0u32.to_le_bytes());
+        out.extend([8u8, 0, 8, 0, 8, 0]);
+        out.extend((0..w * h).flat_map(|_| colour));
+    }
+    out
+}
+
+/// A multi-page TIFF previews page by page like a PDF: its kind, its page count and first page's
+/// size, each page as a PNG of its own pixels (a page wider than the pane's width shrunk to it, a
+/// smaller one not enlarged), and a page past the end refused with the count.
+#[test]
+fn a_tiff_previews_page_by_page() {
+    use folio_desktop::preview::{Previews, Version};
+    use std::sync::Arc;
+    let app = app();
+    let previews: Arc<Previews> = tauri::Manager::state::<Arc<Previews>>(&app.webview).inner().clone();
+    let dir = tempfile::tempdir().unwrap();
+    let pages = [(40, 20, [200, 10, 10]), (30, 60, [10, 10, 200]), (900, 30, [10, 200, 10])];
+    std::fs::write(dir.path().join("scan.tiff"), tiff(&pages)).unwrap();
+    let folder = dir.path().display().to_string();
+    let _: FolderOpenResponse = call(&app, "folder_open", json!({"params": {"path": folder}})).unwrap();
+    let session = tauri::Manager::state::<folio_desktop::commands::AppState>(&app.webview).current().unwrap();
+
+    let info: PreviewInfoResponse = call(&app, "preview_info", json!({"params": {"path": "/scan.tiff"}})).unwrap();
+    assert_eq!((info.kind, info.media_type.as_str()), (PreviewKind::Tiff, "image/tiff"));
+    let got: PreviewPagesResponse = call(&app, "preview_pages", json!({"params": {"path": "/scan.tiff"}})).unwrap();
+    assert_eq!((got.page_count, got.page_size_pt), (3, Some([40.0, 20.0])));
+    let at = folio_vfs::VPath::parse("/scan.tiff").unwrap();
+    // (page, asked width, expected size, a pixel's colour)
+    for (page, width, size, colour) in
+        [(1, 400, (40, 20), [200, 10, 10]), (2, 400, (30, 60), [10, 10, 200]), (3, 300, (300, 10), [10, 200, 10])]
+    {
+        let png = previews.page_png(&session, &at, Version::Current, page, width).unwrap();
+        let img = image::load_from_memory(&png).unwrap().to_rgb8();
+        assert_eq!(img.dimensions(), size, "page {page}");
+        assert_eq!(img.get_pixel(size.0 / 2, size.1 / 2).0, colour, "page {page}");
+    }
+    let err = previews.page_png(&session, &at, Version::Current, 4, 400).unwrap_err().to_string();
+    assert!(err.contains("has 3 page(s); page 4 does not exist"), "{err}");
+}

@@ -81,6 +81,8 @@ pub enum FileKind {
     Ico,
     /// SVG drawing.
     Svg,
+    /// TIFF image (classic or BigTIFF; one or more pages).
+    Tiff,
     /// M4A/M4B audio (ISO-BMFF with an audio brand).
     M4a,
     /// QuickTime movie.
@@ -231,7 +233,7 @@ impl OfficeApp {
 pub enum Handler {
     /// `env:render`: PDFs and Office documents.
     Render,
-    /// `env:images`: the raster images Folio decodes (PNG, JPEG, GIF, WebP).
+    /// `env:images`: the images Folio decodes (PNG, JPEG, GIF, WebP, TIFF pages, SVG drawn).
     Images,
     /// `env:media`: audio and video, read through ffmpeg.
     Media,
@@ -386,7 +388,9 @@ pub static TABLE: &[Row] = &[
     row(K::Avif, "an AVIF image", &["avif"], "image/avif", F::Image, None, None, &[FTYP]),
     row(K::Heic, "a HEIC image", &["heic", "heif"], "image/heic", F::Image, None, None, &[FTYP]),
     row(K::Ico, "an icon", &["ico"], "image/x-icon", F::Image, None, None, &[]),
-    row(K::Svg, "an SVG drawing", &["svg"], "image/svg+xml", F::Image, None, None, &[]),
+    row(K::Svg, "an SVG drawing", &["svg"], "image/svg+xml", F::Image, None, I, &[]),
+    row(K::Tiff, "a TIFF image", &["tif", "tiff"], "image/tiff", F::Image, None, I,
+        &[alone(&[at(0, b"II*\0")]), alone(&[at(0, b"MM\0*")]), alone(&[at(0, b"II+\0")]), alone(&[at(0, b"MM\0+")])]),
     row(K::M4a, "an M4A recording", &["m4a"], "audio/mp4", F::Audio, None, M,
         &[alone(&[at(4, b"ftyp"), at(8, b"M4A ")]), alone(&[at(4, b"ftyp"), at(8, b"M4B ")]), FTYP]),
     row(K::Mov, "a QuickTime movie", &["mov"], "video/quicktime", F::Video, None, M,

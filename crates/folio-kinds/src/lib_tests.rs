@@ -65,6 +65,9 @@ fn kinds_are_detected_bytes_first_then_by_name() {
         ("/notes.txt", b"buy milk", Some(K::Text)),
         ("/page.HTM", b"<html>", Some(K::Html)),
         ("/logo.svg", b"<svg", Some(K::Svg)),
+        ("/scan.tif", b"II*\0\x08\0\0\0", Some(K::Tiff)),
+        ("/scan.TIFF", b"MM\0*\0\0\0\x08", Some(K::Tiff)),
+        ("/no-name", b"II+\0\x08\0\0\0", Some(K::Tiff)),
         ("C:\\in\\memo.DOC", b"", Some(K::Doc)),
         // Neither.
         ("/Makefile", b"all:\n", None),
@@ -146,9 +149,14 @@ fn lookups_by_extension_media_type_and_application() {
 
 #[test]
 fn handlers_claim_their_kinds_by_extension_and_distinguishing_signature() {
-    assert_eq!(Handler::Images.extensions(), ["png", "jpg", "jpeg", "gif", "webp"]);
+    assert_eq!(Handler::Images.extensions(), ["png", "jpg", "jpeg", "gif", "webp", "svg", "tif", "tiff"]);
     let sigs = Handler::Images.signatures();
     assert!(sigs.contains(&(8, b"WEBP".as_slice())) && !sigs.contains(&(0, b"RIFF".as_slice())), "{sigs:?}");
+    // Classic TIFF and BigTIFF, in both byte orders.
+    for tiff in [b"II*\0", b"MM\0*", b"II+\0", b"MM\0+"] {
+        assert!(sigs.contains(&(0, tiff.as_slice())), "{sigs:?}");
+        assert_eq!(FileKind::from_magic(tiff), Some(FileKind::Tiff));
+    }
     let render = Handler::Render.signatures();
     assert!(render.contains(&(0, b"%PDF-".as_slice())) && render.contains(&(0, b"{\\rtf".as_slice())), "{render:?}");
     assert!(!render.iter().any(|(_, b)| b.starts_with(b"PK")), "a ZIP is not claimed for env:render by its bytes");

@@ -1,7 +1,9 @@
 //! `describe` handlers for folio-env's registry: [`RenderHandler`] claims PDFs and Office files
-//! for `env:render`, [`ImagesHandler`] PNG, JPEG, GIF and WebP for `env:images` — the extensions
-//! and signatures the workspace's kind table (`folio_kinds`) gives each [`Handler`]. Both
-//! delegate to [`crate::describe`]; [`RenderHandler`] also renders pages for `view_image`.
+//! for `env:render`, [`ImagesHandler`] PNG, JPEG, GIF, WebP, TIFF and SVG for `env:images` — the
+//! extensions and signatures the workspace's kind table (`folio_kinds`) gives each [`Handler`].
+//! Both delegate to [`crate::describe`]; both render pages for `view_image`: [`RenderHandler`] a
+//! document's, [`ImagesHandler`] a TIFF's (any page) and an SVG's (drawn, never passed on as
+//! SVG). PNG, JPEG, GIF and WebP go to `view_image` as they are.
 
 use std::sync::Arc;
 
@@ -79,7 +81,7 @@ impl FileHandler for ImagesHandler {
         Handler::Images.module()
     }
     fn description(&self) -> &str {
-        "PNG, JPEG, GIF and WebP images: size, EXIF orientation, animation; resize, crop, rotate, convert"
+        "PNG, JPEG, GIF, WebP, TIFF (pages) and SVG images: size, EXIF orientation, animation, a TIFF's pages; resize, crop, rotate, convert"
     }
     fn extensions(&self) -> Vec<String> {
         extensions(Handler::Images)
@@ -90,4 +92,38 @@ impl FileHandler for ImagesHandler {
     fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
         crate::describe::describe(&self.renderer, path.as_str(), bytes).map_err(|e| e.to_string())
     }
+    /// A TIFF's page `page`, or an SVG drawn, as a PNG at most [`VIEW_SIDE`] px on its longer
+    /// side, with the page count; `None` for the raster formats `view_image` takes as they are.
+    fn render_page(&self, path: &VPath, bytes: &[u8], page: u32) -> Option<Result<RenderedPage, String>> {
+        let name = path.as_str();
+        let format = crate::images::ImageFormat::sniff(bytes);
+        let svg_named = folio_kinds::FileKind::from_name(name) == Some(folio_kinds::FileKind::Svg);
+        match format {
+            Some(crate::images::ImageFormat::Tiff) => Some(view_tiff(name, bytes, page, &self.renderer.limits)),
+            Some(crate::images::ImageFormat::Svg) => crate::svg::SvgHandler.render_page(path, bytes, page),
+            None if svg_named => crate::svg::SvgHandler.render_page(path, bytes, page),
+            _ => None,
+        }
+    }
+}
+
+/// The longer side of a TIFF page [`ImagesHandler`] shows `view_image`.
+pub const VIEW_SIDE: u32 = crate::svg::VIEW_SIDE;
+
+fn view_tiff(name: &str, bytes: &[u8], page: u32, limits: &crate::ImageLimits) -> Result<RenderedPage, String> {
+    let run = || -> crate::Result<RenderedPage> {
+        let count = crate::tiff::describe(name, bytes)?.pages.len() as u32;
+        if page > count {
+            return Err(crate::RenderError::NoSuchPage { path: name.to_string(), page, count });
+        }
+        let img = crate::tiff::decode_page(name, bytes, page, limits)?;
+        let img = if img.width().max(img.height()) > VIEW_SIDE {
+            img.resize(VIEW_SIDE, VIEW_SIDE, image::imageops::FilterType::Triangle)
+        } else {
+            img
+        };
+        let png = crate::images::encode(name, &img, crate::ImageFormat::Png, None)?;
+        Ok(RenderedPage { png, page_count: count })
+    };
+    run().map_err(|e| e.to_string())
 }

@@ -4,6 +4,12 @@
 //! Only the PNG, JPEG, GIF and WebP codecs are compiled (`image` without default features): the
 //! default set pulls in an AVIF encoder that costs ten minutes of build on two cores. WebP is
 //! written lossless, because that is the only WebP encoder `image` has.
+//!
+//! TIFF and SVG are read, never written: a TIFF page is decoded by `tiff.rs` (every page
+//! addressable, BigTIFF included), an SVG is rasterised by `svg.rs` (no scripts, no external
+//! references, bundled fonts) at its own size times a scale. Both then go through the same
+//! operations and encoders as the other formats, so `env:images` takes them as inputs and writes
+//! PNG, JPEG, WebP or GIF.
 
 use std::io::Cursor;
 
@@ -24,13 +30,21 @@ pub enum ImageFormat {
     Webp,
     /// GIF, a single 256-colour frame when written.
     Gif,
+    /// TIFF, read only (any page; classic or BigTIFF).
+    Tiff,
+    /// SVG, read only (rasterised).
+    Svg,
 }
 
-/// The names [`ImageFormat::from_name`] accepts, for error messages.
+/// The names [`ImageFormat::from_name`] accepts, for error messages: the formats written.
 pub const FORMAT_NAMES: &str = "png, jpeg (jpg), webp, gif";
 
+/// The formats read, for error messages.
+pub const INPUT_NAMES: &str = "PNG, JPEG, GIF, WebP, TIFF (any page, BigTIFF too) or SVG";
+
 impl ImageFormat {
-    /// `png`, `jpg`/`jpeg`, `webp`, `gif` (any case, with or without a dot).
+    /// `png`, `jpg`/`jpeg`, `webp`, `gif` (any case, with or without a dot): the formats written,
+    /// so TIFF and SVG are never named here.
     pub fn from_name(name: &str) -> Option<ImageFormat> {
         match name.trim_start_matches('.').to_ascii_lowercase().as_str() {
             "png" => Some(ImageFormat::Png),
@@ -48,16 +62,23 @@ impl ImageFormat {
         ImageFormat::from_name(ext)
     }
 
-    /// Sniffs the format from magic bytes.
-    /// (The signatures are the workspace's kind table's.)
+    /// Sniffs the format from magic bytes (the signatures are the workspace's kind table's); an
+    /// SVG from `<svg` near the start.
     pub fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
-        match folio_kinds::FileKind::from_magic(bytes)? {
-            folio_kinds::FileKind::Png => Some(ImageFormat::Png),
-            folio_kinds::FileKind::Jpeg => Some(ImageFormat::Jpeg),
-            folio_kinds::FileKind::Gif => Some(ImageFormat::Gif),
-            folio_kinds::FileKind::Webp => Some(ImageFormat::Webp),
+        match folio_kinds::FileKind::from_magic(bytes) {
+            Some(folio_kinds::FileKind::Png) => Some(ImageFormat::Png),
+            Some(folio_kinds::FileKind::Jpeg) => Some(ImageFormat::Jpeg),
+            Some(folio_kinds::FileKind::Gif) => Some(ImageFormat::Gif),
+            Some(folio_kinds::FileKind::Webp) => Some(ImageFormat::Webp),
+            Some(folio_kinds::FileKind::Tiff) => Some(ImageFormat::Tiff),
+            _ if crate::svg::looks_like_svg(bytes) => Some(ImageFormat::Svg),
             _ => None,
         }
+    }
+
+    /// True for the formats [`encode`] writes.
+    pub fn writable(self) -> bool {
+        !matches!(self, ImageFormat::Tiff | ImageFormat::Svg)
     }
 
     /// The usual file extension.
@@ -67,6 +88,8 @@ impl ImageFormat {
             ImageFormat::Jpeg => "jpg",
             ImageFormat::Webp => "webp",
             ImageFormat::Gif => "gif",
+            ImageFormat::Tiff => "tif",
+            ImageFormat::Svg => "svg",
         }
     }
 
@@ -77,15 +100,19 @@ impl ImageFormat {
             ImageFormat::Jpeg => "image/jpeg",
             ImageFormat::Webp => "image/webp",
             ImageFormat::Gif => "image/gif",
+            ImageFormat::Tiff => "image/tiff",
+            ImageFormat::Svg => "image/svg+xml",
         }
     }
 
-    fn codec(self) -> image::ImageFormat {
+    /// The `image` codec of a raster format; `None` for TIFF and SVG, decoded by their modules.
+    fn codec(self) -> Option<image::ImageFormat> {
         match self {
-            ImageFormat::Png => image::ImageFormat::Png,
-            ImageFormat::Jpeg => image::ImageFormat::Jpeg,
-            ImageFormat::Webp => image::ImageFormat::WebP,
-            ImageFormat::Gif => image::ImageFormat::Gif,
+            ImageFormat::Png => Some(image::ImageFormat::Png),
+            ImageFormat::Jpeg => Some(image::ImageFormat::Jpeg),
+            ImageFormat::Webp => Some(image::ImageFormat::WebP),
+            ImageFormat::Gif => Some(image::ImageFormat::Gif),
+            ImageFormat::Tiff | ImageFormat::Svg => None,
         }
     }
 }
@@ -110,9 +137,10 @@ impl Default for ImageLimits {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct ImageInfo {
-    /// `png`, `jpeg`, `gif` or `webp`.
+    /// `png`, `jpeg`, `gif`, `webp`, `tiff` or `svg`.
     pub format: ImageFormat,
-    /// Width in pixels, as stored (before EXIF orientation).
+    /// Width in pixels, as stored (before EXIF orientation); a TIFF's first page; an SVG's own
+    /// size in CSS pixels, rounded.
     pub width: u32,
     /// Height in pixels, as stored.
     pub height: u32,
@@ -126,25 +154,59 @@ pub struct ImageInfo {
     pub has_alpha: bool,
     /// The file size in bytes.
     pub bytes: u64,
+    /// TIFF only: every page (IFD) with its size, compression, bit depth and colour.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<Vec<crate::tiff::TiffPage>>,
+    /// TIFF only: true for a BigTIFF (64-bit offsets).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bigtiff: Option<bool>,
+    /// SVG only: true when it carries `<script>` or event handlers, which are never run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scripts_ignored: Option<bool>,
+}
+
+/// Which page of an input, and how large an SVG is drawn: what [`decode_with`] needs beyond
+/// the bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Source {
+    /// The page (1-based) of a TIFF; other formats have only page 1.
+    pub page: u32,
+    /// An SVG is drawn at its own size times this (1.0 by default; ignored for raster images).
+    pub svg_scale: f32,
+}
+
+impl Default for Source {
+    fn default() -> Source {
+        Source { page: 1, svg_scale: 1.0 }
+    }
 }
 
 fn codec_error(name: &str, err: impl std::fmt::Display) -> RenderError {
     RenderError::Image {
         path: name.to_string(),
         detail: format!("cannot decode: {err}"),
-        fix: "check that the file is a complete PNG, JPEG, GIF or WebP image; re-export it if it was cut short".into(),
+        fix: "check that the file is a complete PNG, JPEG, GIF, WebP or TIFF image; re-export it if it was cut short"
+            .into(),
     }
 }
 
+fn not_an_image(name: &str) -> RenderError {
+    RenderError::Image {
+        path: name.to_string(),
+        detail: "not a PNG, JPEG, GIF, WebP, TIFF or SVG image (the first bytes match none of them)".into(),
+        fix: format!("images must be {INPUT_NAMES}"),
+    }
+}
+
+fn svg_error(e: crate::svg::SvgError) -> RenderError {
+    RenderError::BadOption(e.to_string())
+}
+
 fn reader<'a>(name: &str, bytes: &'a [u8], limits: &ImageLimits) -> Result<ImageReader<Cursor<&'a [u8]>>> {
-    let Some(format) = ImageFormat::sniff(bytes) else {
-        return Err(RenderError::Image {
-            path: name.to_string(),
-            detail: "not a PNG, JPEG, GIF or WebP image (the first bytes match none of them)".into(),
-            fix: format!("images must be one of: {FORMAT_NAMES}"),
-        });
+    let Some(codec) = ImageFormat::sniff(bytes).and_then(ImageFormat::codec) else {
+        return Err(not_an_image(name));
     };
-    let mut r = ImageReader::with_format(Cursor::new(bytes), format.codec());
+    let mut r = ImageReader::with_format(Cursor::new(bytes), codec);
     let mut l = Limits::default();
     l.max_alloc = Some(limits.max_alloc);
     r.limits(l);
@@ -154,6 +216,14 @@ fn reader<'a>(name: &str, bytes: &'a [u8], limits: &ImageLimits) -> Result<Image
 /// Describes an image from its header (and, for animation, its chunk structure), without
 /// decoding pixels.
 pub fn describe(name: &str, bytes: &[u8]) -> Result<ImageInfo> {
+    match ImageFormat::sniff(bytes) {
+        Some(ImageFormat::Tiff) => return describe_tiff(name, bytes),
+        Some(ImageFormat::Svg) => return describe_svg(name, bytes),
+        None if folio_kinds::FileKind::from_name(name) == Some(folio_kinds::FileKind::Svg) => {
+            return describe_svg(name, bytes);
+        }
+        _ => {}
+    }
     let r = reader(name, bytes, &ImageLimits { max_pixels: u64::MAX, max_alloc: 64 << 20 })?;
     let format = ImageFormat::sniff(bytes).unwrap_or(ImageFormat::Png);
     let mut decoder = r.into_decoder().map_err(|e| codec_error(name, e))?;
@@ -167,7 +237,7 @@ pub fn describe(name: &str, bytes: &[u8]) -> Result<ImageInfo> {
         ImageFormat::Gif => gif_frames(bytes),
         ImageFormat::Png => png_frames(bytes),
         ImageFormat::Webp => webp_frames(bytes),
-        ImageFormat::Jpeg => 1,
+        ImageFormat::Jpeg | ImageFormat::Tiff | ImageFormat::Svg => 1,
     };
     Ok(ImageInfo {
         format,
@@ -178,12 +248,94 @@ pub fn describe(name: &str, bytes: &[u8]) -> Result<ImageInfo> {
         frames,
         has_alpha,
         bytes: bytes.len() as u64,
+        pages: None,
+        bigtiff: None,
+        scripts_ignored: None,
     })
 }
 
+fn describe_tiff(name: &str, bytes: &[u8]) -> Result<ImageInfo> {
+    let info = crate::tiff::describe(name, bytes)?;
+    let first = info.pages.first().cloned();
+    let (width, height) = first.as_ref().map_or((0, 0), |p| (p.width, p.height));
+    Ok(ImageInfo {
+        format: ImageFormat::Tiff,
+        width,
+        height,
+        orientation: None,
+        animated: false,
+        frames: info.pages.len() as u32,
+        has_alpha: first.is_some_and(|p| p.color.contains("alpha") || p.color == "rgba"),
+        bytes: bytes.len() as u64,
+        pages: Some(info.pages),
+        bigtiff: Some(info.bigtiff),
+        scripts_ignored: None,
+    })
+}
+
+fn describe_svg(name: &str, bytes: &[u8]) -> Result<ImageInfo> {
+    let (w, h) = crate::svg::svg_size(name, bytes).map_err(svg_error)?;
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(1 << 20)]).to_ascii_lowercase();
+    let scripts = text.contains("<script") || text.contains(" onload=") || text.contains(" onclick=");
+    Ok(ImageInfo {
+        format: ImageFormat::Svg,
+        width: w.round().max(0.0) as u32,
+        height: h.round().max(0.0) as u32,
+        orientation: None,
+        animated: false,
+        frames: 1,
+        has_alpha: true,
+        bytes: bytes.len() as u64,
+        pages: None,
+        bigtiff: None,
+        scripts_ignored: Some(scripts),
+    })
+}
+
+/// Decodes page `source.page` of any input format (TIFF pages, an SVG drawn at its size times
+/// `source.svg_scale`, the first frame of the others), refusing inputs whose declared size
+/// exceeds `limits` before any pixel is decoded.
+pub fn decode_with(name: &str, bytes: &[u8], limits: &ImageLimits, source: Source) -> Result<DynamicImage> {
+    let format = match ImageFormat::sniff(bytes) {
+        None if folio_kinds::FileKind::from_name(name) == Some(folio_kinds::FileKind::Svg) => Some(ImageFormat::Svg),
+        other => other,
+    };
+    match format {
+        Some(ImageFormat::Tiff) => return crate::tiff::decode_page(name, bytes, source.page, limits),
+        Some(_) if source.page != 1 => {
+            return Err(RenderError::NoSuchPage { path: name.to_string(), page: source.page, count: 1 });
+        }
+        Some(ImageFormat::Svg) => return decode_svg(name, bytes, limits, source.svg_scale),
+        _ => {}
+    }
+    decode(name, bytes, limits)
+}
+
+/// An SVG drawn at its own size times `scale`, as RGBA.
+fn decode_svg(name: &str, bytes: &[u8], limits: &ImageLimits, scale: f32) -> Result<DynamicImage> {
+    let (w, h) = crate::svg::svg_size(name, bytes).map_err(svg_error)?;
+    let scale = if scale.is_finite() && scale > 0.0 { scale } else { 1.0 };
+    let (pw, ph) = ((w * scale).round().max(1.0) as u64, (h * scale).round().max(1.0) as u64);
+    if pw * ph > limits.max_pixels {
+        return Err(RenderError::TooLarge {
+            path: name.to_string(),
+            width: pw.min(u64::from(u32::MAX)) as u32,
+            height: ph.min(u64::from(u32::MAX)) as u32,
+            limit: limits.max_pixels,
+        });
+    }
+    let size = crate::svg::SvgSize { width: None, height: None, scale };
+    crate::svg::svg_to_rgba(name, bytes, size).map(DynamicImage::ImageRgba8).map_err(svg_error)
+}
+
 /// Decodes the first frame, refusing inputs whose declared size exceeds `limits` before any pixel
-/// is decoded.
+/// is decoded; a TIFF's first page and an SVG at its own size too.
 pub fn decode(name: &str, bytes: &[u8], limits: &ImageLimits) -> Result<DynamicImage> {
+    match ImageFormat::sniff(bytes) {
+        Some(ImageFormat::Tiff) => return crate::tiff::decode_page(name, bytes, 1, limits),
+        Some(ImageFormat::Svg) => return decode_svg(name, bytes, limits, 1.0),
+        _ => {}
+    }
     let decoder = reader(name, bytes, limits)?.into_decoder().map_err(|e| codec_error(name, e))?;
     let (width, height) = decoder.dimensions();
     if u64::from(width) * u64::from(height) > limits.max_pixels {
@@ -202,6 +354,13 @@ pub fn encode(name: &str, img: &DynamicImage, format: ImageFormat, quality: Opti
         fix: format!("pick another output format ({FORMAT_NAMES})"),
     };
     match format {
+        ImageFormat::Tiff | ImageFormat::Svg => {
+            return Err(RenderError::Image {
+                path: name.to_string(),
+                detail: format!("{} is read here, not written", format.extension()),
+                fix: format!("pick an output format Folio writes ({FORMAT_NAMES})"),
+            });
+        }
         ImageFormat::Png => {
             let enc = image::codecs::png::PngEncoder::new_with_quality(
                 &mut out,

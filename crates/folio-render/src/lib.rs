@@ -14,7 +14,8 @@
 //!   is absent, Office files are refused before anything runs, with the install command.
 //! - **Images** ([`images`], [`ops`]): describe from the header (format, size, EXIF orientation,
 //!   animation), decode within pixel limits, resize, crop, rotate, convert, composite, contact
-//!   sheets — with the `image` crate built with only the PNG, JPEG, GIF and WebP codecs.
+//!   sheets — with the `image` crate built with only the PNG, JPEG, GIF and WebP codecs; TIFF
+//!   pages ([`tiff`], BigTIFF too) and SVG ([`svg`]) are read as inputs, never written.
 //! - **Rasterize** ([`rasterize`]): one entry point for any of the above, `rasterize(path,
 //!   outDir, {pages, dpi | width, format})`.
 //! - **Describe** ([`describe`]): summaries for PDFs, images and Office files (from their ZIP
@@ -56,6 +57,7 @@ pub mod rasterize;
 pub mod recalc;
 pub mod svg;
 pub mod text;
+pub mod tiff;
 mod zipdir;
 
 #[cfg(feature = "adapters")]

@@ -182,10 +182,36 @@ export interface Capability {
 export function capabilities(): Promise<Capability[]>;
 "#;
 
-/// Decodes a VFS image within the limits.
-fn load(fs: &dyn ScriptFs, raw: &str, limits: &ImageLimits) -> Result<image::DynamicImage, String> {
+/// The page an options object names (`page`, 1-based; default 1), for TIFF inputs.
+fn page_of(opts: &Value) -> Result<u32, String> {
+    match opts.get("page") {
+        None | Some(Value::Null) => Ok(1),
+        Some(v) => v.as_u64().and_then(|p| u32::try_from(p).ok()).filter(|&p| p >= 1).ok_or_else(|| {
+            format!(
+                "page must be a whole number from 1 (a TIFF's page), got {v} — hint: {{page: 2}} for the second page"
+            )
+        }),
+    }
+}
+
+/// Decodes a VFS image within the limits: page `page` of a TIFF, an SVG drawn at its own size.
+fn load(fs: &dyn ScriptFs, raw: &str, limits: &ImageLimits, page: u32) -> Result<image::DynamicImage, String> {
     let (p, bytes) = read(fs, raw)?;
-    images::decode(p.as_str(), &bytes, limits).map_err(|e| e.to_string())
+    let source = images::Source { page, ..images::Source::default() };
+    images::decode_with(p.as_str(), &bytes, limits, source).map_err(|e| e.to_string())
+}
+
+/// The scale an SVG is drawn at so that a resize to `width`×`height` only ever shrinks it: a
+/// vector drawing enlarged stays sharp. 1.0 for raster inputs and for sizes at or under its own.
+fn svg_scale(name: &str, bytes: &[u8], width: Option<u32>, height: Option<u32>) -> f32 {
+    if images::ImageFormat::sniff(bytes) != Some(ImageFormat::Svg)
+        && folio_kinds::FileKind::from_name(name) != Some(folio_kinds::FileKind::Svg)
+    {
+        return 1.0;
+    }
+    let Ok((w, h)) = crate::svg::svg_size(name, bytes) else { return 1.0 };
+    let ratio = |want: Option<u32>, own: f32| want.map_or(0.0, |v| v as f32 / own.max(1.0));
+    ratio(width, w).max(ratio(height, h)).clamp(1.0, 64.0)
 }
 
 /// Encodes `img` for the output path: an explicit `format` wins, else the output's extension.
@@ -237,7 +263,16 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
         true,
         Arc::new(move |fs, args, _| {
             let opts = arg_json(args, 2);
-            let img = load(fs, arg_str(args, 0, "the input")?, &limits)?;
+            let (p, bytes) = read(fs, arg_str(args, 0, "the input")?)?;
+            let want = |k: &str| opts.get(k).and_then(Value::as_u64).map(|v| v.min(u64::from(u32::MAX)) as u32);
+            let source = images::Source {
+                page: page_of(&opts)?,
+                svg_scale: match opts.get("withoutEnlargement").and_then(Value::as_bool) {
+                    Some(true) => 1.0,
+                    _ => svg_scale(p.as_str(), &bytes, want("width"), want("height")),
+                },
+            };
+            let img = images::decode_with(p.as_str(), &bytes, &limits, source).map_err(|e| e.to_string())?;
             let fit = match opts.get("fit").and_then(Value::as_str) {
                 None => Fit::Contain,
                 Some(f) => {
@@ -261,7 +296,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
         Arc::new(move |fs, args, _| {
             let opts = arg_json(args, 2);
             let name = arg_str(args, 0, "the input")?;
-            let img = load(fs, name, &limits)?;
+            let img = load(fs, name, &limits, page_of(&opts)?)?;
             let (l, t) = (need_u32(&opts, "left", "crop")?, need_u32(&opts, "top", "crop")?);
             let (w, h) = (need_u32(&opts, "width", "crop")?, need_u32(&opts, "height", "crop")?);
             let out = ops::crop(name, &img, l, t, w, h).map_err(|e| e.to_string())?;
@@ -282,7 +317,8 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
                     info.frames
                 ));
             }
-            let img = images::decode(p.as_str(), &bytes, &limits).map_err(|e| e.to_string())?;
+            let source = images::Source { page: page_of(&opts)?, ..images::Source::default() };
+            let img = images::decode_with(p.as_str(), &bytes, &limits, source).map_err(|e| e.to_string())?;
             let out = ops::rotate(name, &img, num(&opts, "angle"), info.orientation).map_err(|e| e.to_string())?;
             save(fs, arg_str(args, 1, "the output")?, &out, &opts)
         }),
@@ -292,7 +328,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
         true,
         Arc::new(move |fs, args, _| {
             let opts = arg_json(args, 2);
-            let img = load(fs, arg_str(args, 0, "the input")?, &limits)?;
+            let img = load(fs, arg_str(args, 0, "the input")?, &limits, page_of(&opts)?)?;
             save(fs, arg_str(args, 1, "the output")?, &img, &opts)
         }),
     ));
@@ -300,7 +336,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
         "composite",
         true,
         Arc::new(move |fs, args, _| {
-            let base = load(fs, arg_str(args, 0, "the base image")?, &limits)?;
+            let base = load(fs, arg_str(args, 0, "the base image")?, &limits, 1)?;
             let Value::Array(layers) = arg_json(args, 2) else {
                 return Err("composite needs a list of overlays — hint: composite(base, out, [{input: '/a.png', left: 10, top: 10}])".into());
             };
@@ -308,7 +344,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
             for layer in &layers {
                 let input = layer.get("input").and_then(Value::as_str).ok_or("every overlay needs input: a path")?;
                 overlays.push(Overlay {
-                    image: load(fs, input, &limits)?,
+                    image: load(fs, input, &limits, page_of(layer)?)?,
                     left: num(layer, "left").unwrap_or(0),
                     top: num(layer, "top").unwrap_or(0),
                     opacity: layer.get("opacity").and_then(Value::as_f64).unwrap_or(1.0) as f32,
@@ -327,7 +363,7 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
             let opts = arg_json(args, 2);
             let tiles = inputs
                 .iter()
-                .map(|v| load(fs, v.as_str().ok_or("every input must be a path string")?, &limits))
+                .map(|v| load(fs, v.as_str().ok_or("every input must be a path string")?, &limits, 1))
                 .collect::<Result<Vec<_>, String>>()?;
             let cell = opts.get("cell").and_then(Value::as_u64).unwrap_or(200).min(u64::from(u32::MAX)) as u32;
             let columns = opts.get("columns").and_then(Value::as_u64).map(|c| c.min(1000) as u32);
@@ -339,30 +375,34 @@ pub fn images_module(limits: ImageLimits) -> NativeModule {
     ));
     NativeModule {
         name: "images".into(),
-        description: "Image files: describe (no decode), resize, crop, rotate, convert, composite, contactSheet (PNG, JPEG, WebP, GIF).".into(),
+        description: "Image files: describe (no decode), resize, crop, rotate, convert, composite, contactSheet (reads PNG, JPEG, WebP, GIF, TIFF pages and SVG; writes PNG, JPEG, WebP, GIF).".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         types_dts: IMAGES_DTS.into(),
-        docs: "# env:images\n\nThe output extension picks the encoder (.png .jpg .webp .gif) unless {format} is given. Inputs larger than 100 megapixels are refused before decoding. rotate() without an angle applies the EXIF orientation.\n\n## On this host\n\n- PNG, JPEG, GIF and WebP are built in; nothing outside Folio is needed.\n".into(),
+        docs: "# env:images\n\nInputs: PNG, JPEG, GIF, WebP, TIFF (multi-page and BigTIFF; LZW, Deflate, PackBits, JPEG, CCITT G4, none) and SVG. The output extension picks the encoder (.png .jpg .webp .gif) unless {format} is given; TIFF and SVG are read, not written. A TIFF is a document of pages: describe() lists each page's size, compression and bit depth, and every operation takes {page: N} (1-based, default 1). An SVG is drawn at its own size (resize draws it at the size asked, so it stays sharp), with the bundled fonts; its scripts and external references are ignored. Inputs larger than 100 megapixels (a TIFF page's declared size too) are refused before decoding. rotate() without an angle applies the EXIF orientation.\n\n## On this host\n\n- PNG, JPEG, GIF, WebP, TIFF and SVG are built in; nothing outside Folio is needed.\n".into(),
         functions,
         js_api: None,
     }
 }
 
-const IMAGES_DTS: &str = r#"export interface ImageInfo { path: string; format: "png" | "jpeg" | "gif" | "webp"; width: number; height: number; orientation: number | null; animated: boolean; frames: number; hasAlpha: boolean; bytes: number }
+const IMAGES_DTS: &str = r#"/** One page (IFD) of a TIFF. `unsupported` says why it cannot be decoded here, with the fix. */
+export interface TiffPage { page: number; width: number; height: number; compression: string; bitDepth: number; samples: number; color: string; unsupported?: string }
+export interface ImageInfo { path: string; format: "png" | "jpeg" | "gif" | "webp" | "tiff" | "svg"; width: number; height: number; orientation: number | null; animated: boolean; frames: number; hasAlpha: boolean; bytes: number; /** TIFF: every page; `frames` is the page count. */ pages?: TiffPage[]; bigtiff?: boolean; /** SVG: it has scripts, which are never run. */ scriptsIgnored?: boolean }
 export interface Written { path: string; format: string; width: number; height: number; bytes: number }
 export interface Output { format?: "png" | "jpeg" | "jpg" | "webp" | "gif"; quality?: number }
-/** Format, size, EXIF orientation and animation, read from the header (no pixels decoded). */
+/** Which page of a TIFF input (1-based, default 1); other formats have page 1 only. */
+export interface Input { page?: number }
+/** Format, size, EXIF orientation and animation, read from the header (no pixels decoded); a TIFF's pages. */
 export function describe(path: string): Promise<ImageInfo>;
-/** Resizes; needs width or height. fit applies when both are given (default "contain"). */
-export function resize(input: string, output: string, options: Output & { width?: number; height?: number; fit?: "contain" | "cover" | "fill"; withoutEnlargement?: boolean }): Promise<Written>;
+/** Resizes; needs width or height. fit applies when both are given (default "contain"). An SVG is drawn at the asked size. */
+export function resize(input: string, output: string, options: Output & Input & { width?: number; height?: number; fit?: "contain" | "cover" | "fill"; withoutEnlargement?: boolean }): Promise<Written>;
 /** Cuts out a rectangle that must lie inside the image. */
-export function crop(input: string, output: string, box: Output & { left: number; top: number; width: number; height: number }): Promise<Written>;
+export function crop(input: string, output: string, box: Output & Input & { left: number; top: number; width: number; height: number }): Promise<Written>;
 /** Rotates by a multiple of 90° clockwise; without angle, applies the EXIF orientation. */
-export function rotate(input: string, output: string, options?: Output & { angle?: number }): Promise<Written>;
-/** Re-encodes: the output extension (or format) picks png, jpeg, webp or gif. */
-export function convert(input: string, output: string, options?: Output): Promise<Written>;
+export function rotate(input: string, output: string, options?: Output & Input & { angle?: number }): Promise<Written>;
+/** Re-encodes: the output extension (or format) picks png, jpeg, webp or gif (a TIFF page or an SVG becomes one of them). */
+export function convert(input: string, output: string, options?: Output & Input): Promise<Written>;
 /** Lays images over a base, in order. */
-export function composite(base: string, output: string, overlays: { input: string; left?: number; top?: number; opacity?: number }[]): Promise<Written>;
+export function composite(base: string, output: string, overlays: { input: string; left?: number; top?: number; opacity?: number; page?: number }[]): Promise<Written>;
 /** A grid of square cells, each image fitted inside one. */
 export function contactSheet(inputs: string[], output: string, options?: Output & { cell?: number; columns?: number; background?: string }): Promise<Written>;
 "#;

@@ -27,7 +27,7 @@ pub enum DocKind {
     Pdf,
     /// An Office document (by extension, with a ZIP, OLE or RTF signature).
     Office,
-    /// A PNG, JPEG, GIF or WebP image (by magic).
+    /// A PNG, JPEG, GIF, WebP or TIFF image (by magic), or an SVG drawing (`<svg` near the start).
     Image,
 }
 
@@ -44,6 +44,9 @@ pub fn classify(name: &str, bytes: &[u8]) -> Result<DocKind> {
             _ if kind.office().is_some() => return Ok(DocKind::Office),
             _ => {}
         }
+    }
+    if crate::svg::looks_like_svg(head) {
+        return Ok(DocKind::Image);
     }
     let ext = folio_kinds::extension(name).unwrap_or_default();
     let why = match kind {
@@ -352,6 +355,9 @@ impl Renderer {
                 job.finish();
                 self.pdf_pages(&engine, name, &pdf, opts, DocKind::Office, budget, sink)
             }
+            DocKind::Image if ImageFormat::sniff(bytes) == Some(ImageFormat::Tiff) => {
+                self.tiff_pages(name, bytes, opts, budget, sink)
+            }
             DocKind::Image => {
                 let (page, summary) = self.image_page(name, bytes, opts)?;
                 sink(page)?;
@@ -434,6 +440,93 @@ impl Renderer {
         Ok(RasterSummary { kind, page_count: count, warnings })
     }
 
+    /// A TIFF's pages, each decoded on its own (within the pixel limits), resized to `width` when
+    /// asked, and encoded (PNG by default), under the run's budget like a PDF's pages.
+    fn tiff_pages(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        opts: &RasterOptions,
+        budget: &RunBudget,
+        mut sink: impl FnMut(OutPage) -> Result<()> + Send,
+    ) -> Result<RasterSummary> {
+        let info = crate::tiff::describe(name, bytes)?;
+        let count = info.pages.len() as u32;
+        let mut warnings = Vec::new();
+        let pages: Vec<u32> = match &opts.pages {
+            Pages::List(list) if list.len() > self.max_pages as usize => {
+                return Err(bad(format!(
+                    "{} pages requested, the limit is {} per call — hint: split the list into several calls",
+                    list.len(),
+                    self.max_pages
+                )));
+            }
+            Pages::List(list) => list.clone(),
+            Pages::All if count > self.max_pages => {
+                warnings.push(format!(
+                    "{name} has {count} pages; rendered pages 1–{} only (the per-call limit) — pass pages: [{}, …] for the rest",
+                    self.max_pages,
+                    self.max_pages + 1
+                ));
+                (1..=self.max_pages).collect()
+            }
+            Pages::All => (1..=count).collect(),
+        };
+        // Everything refusable is refused before the first page is handed on.
+        let mut megapixels = 0.0;
+        for &p in &pages {
+            let Some(page) = info.pages.get(p as usize - 1).filter(|_| p >= 1) else {
+                return Err(RenderError::NoSuchPage { path: name.to_string(), page: p, count });
+            };
+            if let Some(why) = &page.unsupported {
+                return Err(RenderError::Image {
+                    path: name.to_string(),
+                    detail: format!("TIFF page {p} {}", why.split(" — hint:").next().unwrap_or(why)),
+                    fix: crate::tiff::CONVERT_HINT.into(),
+                });
+            }
+            megapixels += f64::from(page.width) * f64::from(page.height) / 1e6;
+        }
+        let width = match opts.size {
+            Some(Size::Width(w)) => Some(w),
+            Some(Size::Dpi(_)) => {
+                warnings.push("dpi does not apply to a TIFF's pages; pass width to resize them".into());
+                None
+            }
+            None => None,
+        };
+        let format = opts.format.unwrap_or(ImageFormat::Png);
+        let total = pages.len() as u64;
+        let mut job = budget.start(Plan {
+            kind: JobKind::PdfPage,
+            job: name.to_string(),
+            what: format!("decoding {total} TIFF page{}", if total == 1 { "" } else { "s" }),
+            total,
+            cost: megapixels,
+            smaller: "render fewer pages per call (pages: [1])".into(),
+        })?;
+        let stem = stem(name);
+        for (done, &p) in pages.iter().enumerate() {
+            job.check()?;
+            let img = crate::tiff::decode_page(name, bytes, p, &self.limits)?;
+            let img = match width {
+                Some(w) => ops::resize(name, &img, &ops::ResizeOptions { width: Some(w), ..Default::default() })?,
+                None => img,
+            };
+            let encoded = images::encode(name, &img, format, opts.quality)?;
+            sink(OutPage {
+                page: p,
+                file_name: format!("{stem}-p{p}.{}", format.extension()),
+                width: img.width(),
+                height: img.height(),
+                bytes: encoded,
+            })?;
+            job.step(done as u64 + 1)?;
+        }
+        job.finish();
+        Ok(RasterSummary { kind: DocKind::Image, page_count: count, warnings })
+    }
+
     fn image_page(&self, name: &str, bytes: &[u8], opts: &RasterOptions) -> Result<(OutPage, RasterSummary)> {
         let mut warnings = Vec::new();
         if let Pages::List(list) = &opts.pages
@@ -445,8 +538,9 @@ impl Renderer {
                 count: 1,
             });
         }
-        let source = ImageFormat::sniff(bytes).unwrap_or(ImageFormat::Png);
-        let format = opts.format.unwrap_or(source);
+        let source = ImageFormat::sniff(bytes).unwrap_or(ImageFormat::Svg);
+        // An SVG is drawn; its picture is a PNG unless another format is asked for.
+        let format = opts.format.unwrap_or(if source.writable() { source } else { ImageFormat::Png });
         let info = images::describe(name, bytes)?;
         if info.animated {
             warnings.push(format!("{name} is animated ({} frames); only the first frame is shown", info.frames));
@@ -459,7 +553,13 @@ impl Renderer {
             }
             None => None,
         };
-        let out = if width.is_none() && format == source && !info.animated {
+        let out = if source == ImageFormat::Svg {
+            let size = crate::svg::SvgSize { width, ..crate::svg::SvgSize::default() };
+            let rgba = crate::svg::svg_to_rgba(name, bytes, size).map_err(|e| bad(e.to_string()))?;
+            let img = image::DynamicImage::ImageRgba8(rgba);
+            let encoded = images::encode(name, &img, format, opts.quality)?;
+            OutPage { page: 1, file_name: String::new(), width: img.width(), height: img.height(), bytes: encoded }
+        } else if width.is_none() && format == source && !info.animated {
             OutPage { page: 1, file_name: String::new(), width: info.width, height: info.height, bytes: bytes.to_vec() }
         } else {
             let img = images::decode(name, bytes, &self.limits)?;

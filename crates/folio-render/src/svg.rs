@@ -147,6 +147,28 @@ fn checked(path: &str, w: f64, h: f64) -> Result<(u32, u32), SvgError> {
 
 /// Rasterises `svg` to a PNG of `size` on a transparent background (charts draw their own).
 pub fn svg_to_png(path: &str, svg: &[u8], size: SvgSize) -> Result<SvgRaster, SvgError> {
+    let pixmap = render(path, svg, size)?;
+    let (width, height) = (pixmap.width(), pixmap.height());
+    let png = pixmap.encode_png().map_err(|e| SvgError::Encode { path: path.to_string(), detail: e.to_string() })?;
+    Ok(SvgRaster { png, width, height })
+}
+
+/// Rasterises `svg` at `size` to straight (not premultiplied) RGBA pixels, for `env:images`.
+pub fn svg_to_rgba(path: &str, svg: &[u8], size: SvgSize) -> Result<image::RgbaImage, SvgError> {
+    let pixmap = render(path, svg, size)?;
+    let (width, height) = (pixmap.width(), pixmap.height());
+    let mut rgba = Vec::with_capacity(pixmap.data().len());
+    for p in pixmap.pixels() {
+        let c = p.demultiply();
+        rgba.extend([c.red(), c.green(), c.blue(), c.alpha()]);
+    }
+    image::RgbaImage::from_raw(width, height, rgba).ok_or_else(|| SvgError::Encode {
+        path: path.to_string(),
+        detail: format!("{width}×{height} pixels do not fill their buffer"),
+    })
+}
+
+fn render(path: &str, svg: &[u8], size: SvgSize) -> Result<tiny_skia::Pixmap, SvgError> {
     let tree = parse(path, svg)?;
     let (sw, sh) = (tree.size().width() as f64, tree.size().height() as f64);
     let scale = if size.scale.is_finite() && size.scale > 0.0 { size.scale as f64 } else { 1.0 };
@@ -166,8 +188,7 @@ pub fn svg_to_png(path: &str, svg: &[u8], size: SvgSize) -> Result<SvgRaster, Sv
     })?;
     let transform = tiny_skia::Transform::from_row(fit as f32, 0.0, 0.0, fit as f32, dx as f32, dy as f32);
     resvg::render(&tree, transform, &mut pixmap.as_mut());
-    let png = pixmap.encode_png().map_err(|e| SvgError::Encode { path: path.to_string(), detail: e.to_string() })?;
-    Ok(SvgRaster { png, width: pw, height: ph })
+    Ok(pixmap)
 }
 
 /// Whether `head` (a file's first bytes) looks like an SVG: `<svg` within the first 1 KiB after

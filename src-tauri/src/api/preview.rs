@@ -9,7 +9,8 @@ use ts_rs::TS;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum PreviewKind {
-    /// PNG, JPEG, GIF, WebP, SVG, BMP, AVIF: shown as an image.
+    /// PNG, JPEG, GIF, WebP, SVG, BMP, AVIF: shown as an image (an SVG drawn to PNG by the
+    /// `folio://` scheme, never handed to the webview as SVG).
     Image,
     /// A video container (mp4, webm, mov, mkv, …): played, or transcoded first.
     Video,
@@ -19,6 +20,8 @@ pub enum PreviewKind {
     Pdf,
     /// A Word or PowerPoint file (or ODF text/slides): pages rendered through LibreOffice.
     Office,
+    /// A TIFF (one or more pages, BigTIFF too): each page decoded on request, like a PDF's.
+    Tiff,
     /// A workbook (xlsx, xls, ods): a table per sheet.
     Spreadsheet,
     /// Delimited text (csv, tsv): a table.

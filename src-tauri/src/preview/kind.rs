@@ -11,6 +11,7 @@ use crate::api::PreviewKind;
 fn preview_kind(kind: FileKind) -> PreviewKind {
     match (kind, kind.family()) {
         (FileKind::Pdf, _) => PreviewKind::Pdf,
+        (FileKind::Tiff, _) => PreviewKind::Tiff,
         (FileKind::Csv | FileKind::Tsv, _) => PreviewKind::Csv,
         (FileKind::Markdown, _) => PreviewKind::Markdown,
         (FileKind::Json | FileKind::GeoJson, _) => PreviewKind::Json,
@@ -77,6 +78,10 @@ mod tests {
             ("/clip.webm", b"\x1a\x45\xdf\xa3", PreviewKind::Video, "video/webm"),
             ("/song.opus", b"OggS", PreviewKind::Audio, "audio/ogg"),
             ("/report.pdf", b"%PDF-1.7", PreviewKind::Pdf, "application/pdf"),
+            ("/scan.tif", b"II*\0\x08\0\0\0", PreviewKind::Tiff, "image/tiff"),
+            ("/big.tiff", b"MM\0+\0\x08\0\0", PreviewKind::Tiff, "image/tiff"),
+            // An SVG is an image (the scheme serves it drawn as a PNG).
+            ("/logo.svg", b"<svg xmlns", PreviewKind::Image, "image/svg+xml"),
             (
                 "/memo.docx",
                 b"PK\x03\x04",

@@ -1,8 +1,10 @@
 //! Document pages as images: PDFs through PDFium, Office files converted to PDF by LibreOffice
-//! once (the PDF is cached by the source's hash), each page rendered to PNG on first request at
-//! the width the pane asks for and cached (`previews/pages/<hash>-p<n>-w<width>.png`). A page
-//! asked for again is found by the document's size and modification time, without reading or
-//! hashing it.
+//! once (the PDF is cached by the source's hash), TIFF pages decoded by folio-render (each page
+//! on its own, within its pixel limits), each page rendered to PNG on first request at the width
+//! the pane asks for (a TIFF page is never enlarged) and cached
+//! (`previews/pages/<hash>-p<n>-w<width>.png`). A page asked for again is found by the document's
+//! size and modification time, without reading or hashing it. An SVG is drawn to a PNG here too
+//! ([`Previews::svg_png`]), so the webview never loads the SVG itself and its scripts never run.
 
 use folio_render::ImageFormat;
 use folio_render::pdf::{PageRequest, Size};
@@ -50,25 +52,26 @@ impl Previews {
     }
 
     /// The PDF behind a document: the file itself, or LibreOffice's conversion of an Office
-    /// file (cached). Returns the PDF and the hash naming its cached pages.
-    fn pdf_of(&self, session: &Session, at: &VPath, version: Version) -> Result<(Vec<u8>, String), PreviewError> {
+    /// file (cached); or a TIFF as it is. Returns them and the hash naming its cached pages.
+    fn pdf_of(&self, session: &Session, at: &VPath, version: Version) -> Result<(Paged, String), PreviewError> {
         let bytes = read(session, at, version)?;
         let path = at.to_string();
         let hash = content_hash(&bytes);
         match kind::classify(&path, &bytes[..bytes.len().min(8192)]).0 {
-            PreviewKind::Pdf => Ok((bytes, hash)),
+            PreviewKind::Pdf => Ok((Paged::Pdf(bytes), hash)),
+            PreviewKind::Tiff => Ok((Paged::Tiff(bytes), hash)),
             PreviewKind::Office => {
                 let dir = self.cache_dir(session, "office")?;
                 let cached = dir.join(format!("{hash}.pdf"));
                 if let Ok(pdf) = std::fs::read(&cached) {
-                    return Ok((pdf, hash));
+                    return Ok((Paged::Pdf(pdf), hash));
                 }
                 let renderer = &self.renderer;
                 let soffice = folio_render::office::find_soffice(renderer.soffice_path.as_deref(), &renderer.host)
                     .map_err(|tried| PreviewError::Render(office_missing(renderer, &path, &tried)))?;
                 let _one_at_a_time = self.converting.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 if let Ok(pdf) = std::fs::read(&cached) {
-                    return Ok((pdf, hash));
+                    return Ok((Paged::Pdf(pdf), hash));
                 }
                 let pdf = folio_render::office::convert_to_pdf(
                     &path,
@@ -80,11 +83,13 @@ impl Previews {
                 .map_err(render_err)?;
                 std::fs::write(&cached, &pdf)
                     .map_err(|e| PreviewError::Cache { dir: dir.display().to_string(), why: e.to_string() })?;
-                Ok((pdf, hash))
+                Ok((Paged::Pdf(pdf), hash))
             }
             other => Err(PreviewError::Unsupported {
                 path,
-                why: format!("it is previewed as {other:?}, not as pages — only PDFs and Office documents have pages"),
+                why: format!(
+                    "it is previewed as {other:?}, not as pages — only PDFs and Office documents have pages, and TIFF images"
+                ),
             }),
         }
     }
@@ -92,9 +97,20 @@ impl Previews {
     /// How many pages a document has.
     pub fn pages(&self, session: &Session, raw: &str) -> Result<PreviewPagesResponse, PreviewError> {
         let at = super::checked_path(raw)?;
-        let (pdf, _) = self.pdf_of(session, &at, Version::Current)?;
-        let engine = self.renderer.pdfium().map_err(render_err)?;
         let name = at.to_string();
+        let pdf = match self.pdf_of(session, &at, Version::Current)?.0 {
+            Paged::Pdf(pdf) => pdf,
+            Paged::Tiff(tiff) => {
+                let info = folio_render::tiff::describe(&name, &tiff).map_err(render_err)?;
+                let first = info.pages.first().map(|p| [p.width as f32, p.height as f32]);
+                return Ok(PreviewPagesResponse {
+                    path: name,
+                    page_count: info.pages.len() as u32,
+                    page_size_pt: first,
+                });
+            }
+        };
+        let engine = self.renderer.pdfium().map_err(render_err)?;
         let info = engine.describe(&name, &pdf).map_err(render_err)?;
         let page_count = match info.page_count {
             Some(n) => n,
@@ -131,7 +147,7 @@ impl Previews {
         {
             return Ok(png);
         }
-        let (pdf, hash) = self.pdf_of(session, at, version)?;
+        let (paged, hash) = self.pdf_of(session, at, version)?;
         if let Some(key) = fingerprint {
             self.hashes().insert(key, hash.clone());
         }
@@ -139,6 +155,15 @@ impl Previews {
         if let Ok(png) = std::fs::read(&cached) {
             return Ok(png);
         }
+        let pdf = match paged {
+            Paged::Pdf(pdf) => pdf,
+            Paged::Tiff(tiff) => {
+                let png = tiff_page_png(&path, &tiff, page, width, &self.renderer.limits)?;
+                // A cache that cannot be written only costs a re-render next time.
+                let _ = std::fs::write(&cached, &png);
+                return Ok(png);
+            }
+        };
         let engine = self.renderer.pdfium().map_err(render_err)?;
         let req = PageRequest {
             pages: vec![page],
@@ -153,6 +178,57 @@ impl Previews {
             why: format!("PDFium rendered nothing for page {page}"),
         })?;
         // A cache that cannot be written only costs a re-render next time.
+        let _ = std::fs::write(&cached, &png);
+        Ok(png)
+    }
+}
+
+/// What pages are made from: a PDF (a document's own, or LibreOffice's), or a TIFF.
+enum Paged {
+    Pdf(Vec<u8>),
+    Tiff(Vec<u8>),
+}
+
+/// Page `page` of a TIFF as a PNG at most `width` pixels wide (never enlarged: the pane scales).
+fn tiff_page_png(
+    path: &str,
+    tiff: &[u8],
+    page: u32,
+    width: u32,
+    limits: &folio_render::ImageLimits,
+) -> Result<Vec<u8>, PreviewError> {
+    let img = folio_render::tiff::decode_page(path, tiff, page, limits).map_err(render_err)?;
+    let img = if img.width() > width {
+        let opts = folio_render::ops::ResizeOptions { width: Some(width), ..Default::default() };
+        folio_render::ops::resize(path, &img, &opts).map_err(render_err)?
+    } else {
+        img
+    };
+    folio_render::images::encode(path, &img, ImageFormat::Png, None).map_err(render_err)
+}
+
+/// The longest side an SVG is drawn at for the pane.
+pub const SVG_SIDE: u32 = folio_render::svg::VIEW_SIDE;
+
+impl Previews {
+    /// An SVG drawn to a PNG (at twice its own size, at most [`SVG_SIDE`] px on its longer side),
+    /// cached by content: what the `folio://` scheme serves for an SVG, so the webview never
+    /// parses the SVG and a `<script>` in it never runs.
+    pub fn svg_png(&self, session: &Session, path: &str, svg: &[u8]) -> Result<Vec<u8>, PreviewError> {
+        let dir = self.cache_dir(session, "pages")?;
+        let cached = dir.join(format!("{}-svg.png", content_hash(svg)));
+        if let Ok(png) = std::fs::read(&cached) {
+            return Ok(png);
+        }
+        let fail = |e: folio_render::svg::SvgError| PreviewError::Render(e.to_string());
+        let (w, h) = folio_render::svg::svg_size(path, svg).map_err(fail)?;
+        let side = |own: f32| Some(SVG_SIDE.min((own.ceil().max(1.0) as u32).saturating_mul(2)));
+        let size = if w >= h {
+            folio_render::svg::SvgSize { width: side(w), ..Default::default() }
+        } else {
+            folio_render::svg::SvgSize { height: side(h), ..Default::default() }
+        };
+        let png = folio_render::svg::svg_to_png(path, svg, size).map_err(fail)?.png;
         let _ = std::fs::write(&cached, &png);
         Ok(png)
     }

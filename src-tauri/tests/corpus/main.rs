@@ -170,7 +170,7 @@ fn preview(session: &Session, previews: &Previews, vpath: &str) -> Result<String
     let info = previews.info(session, vpath).map_err(String::from)?;
     let at = folio_vfs::VPath::parse(vpath).map_err(|e| e.to_string())?;
     let shown = match info.kind {
-        PreviewKind::Pdf | PreviewKind::Office => {
+        PreviewKind::Pdf | PreviewKind::Office | PreviewKind::Tiff => {
             let pages = previews.pages(session, vpath).map_err(String::from)?;
             let png = previews.page_png(session, &at, Version::Current, 1, 400).map_err(String::from)?;
             format!("{} pages, page 1 is {} bytes of PNG", pages.page_count, png.len())

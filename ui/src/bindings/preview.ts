@@ -1,7 +1,7 @@
 // Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`.
 // Do not edit by hand.
 
-export type PreviewKind = "image" | "video" | "audio" | "pdf" | "office" | "spreadsheet" | "csv" | "markdown" | "json" | "code" | "scene" | "text" | "binary";
+export type PreviewKind = "image" | "video" | "audio" | "pdf" | "office" | "tiff" | "spreadsheet" | "csv" | "markdown" | "json" | "code" | "scene" | "text" | "binary";
 
 export type PreviewInfoParams = { 
 /**

@@ -89,6 +89,7 @@ function body(info: PreviewInfoResponse, compact?: boolean): JSX.Element {
     case "audio":
       return <MediaView key={`${info.path}:${tag}`} info={info} compact={compact} />;
     case "pdf":
+    case "tiff":
       return <PagesView path={info.path} tag={tag} compact={compact} />;
     case "office":
       return info.note ? (

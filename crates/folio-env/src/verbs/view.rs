@@ -2,7 +2,8 @@
 //! with a specific question. Present only when the host wires a [`crate::seams::Vision`].
 //!
 //! Raster images (PNG, JPEG, GIF, WebP, recognised by their bytes) go to the vision seam as they
-//! are. Anything else is rendered by the registered module that claims it (magic bytes first,
+//! are; other images (a TIFF, an SVG) are rendered like documents, since a vision model takes
+//! only those four. Anything else is rendered by the registered module that claims it (magic bytes first,
 //! then extension) and offers `render_page`; the page is kept at `/tmp/.view/<path>/page-<n>.png`
 //! so the agent can refer to it again. The seam either answers in words (a separate vision model)
 //! or asks for the image to travel back with the result (a main model that can see).
@@ -16,6 +17,9 @@ use super::Reply;
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
 use crate::seams::Sight;
+
+/// The media types a vision model takes as they are; any other image is rendered to PNG first.
+const VISION_TYPES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
 
 /// Tool description of `view_image`.
 pub const VIEW_DOC: &str = "Look at an image, or at one page of a PDF or document rendered to an image, and answer a specific question about it. Ask what you expect to see (\"does the total on page 2 read 30?\", \"is any text cut off at the right edge?\") rather than \"describe this\". Check your own output this way before presenting it.";
@@ -60,7 +64,7 @@ pub fn view_image(env: &Environment, args: ViewArgs) -> Result<Reply> {
         Some(_) => {}
     }
     let bytes = tree.read(&path)?;
-    let raster = crate::media::sniff(&bytes).filter(|m| m.starts_with("image/"));
+    let raster = crate::media::sniff(&bytes).filter(|m| VISION_TYPES.contains(m));
     let (image, media_type, shown, rendered) = match raster {
         Some(media_type) => {
             if page != 1 {
@@ -68,7 +72,7 @@ pub fn view_image(env: &Environment, args: ViewArgs) -> Result<Reply> {
                     "{path} is a single image — it has no page {page}; leave page out to look at it"
                 )));
             }
-            (bytes, media_type, path.clone(), false)
+            (bytes, media_type, path.clone(), None)
         }
         None => {
             let head: Vec<u8> = bytes.iter().take(64).copied().collect();
@@ -101,13 +105,16 @@ pub fn view_image(env: &Environment, args: ViewArgs) -> Result<Reply> {
             let safe: String = path.as_str().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
             let target = VPath::parse(&format!("/tmp/.view/{safe}/page-{page}.png"))?;
             env.gateway.write(&target, &rendered.png, crate::gateway::WriteMode::Replace, None)?;
-            (rendered.png, "image/png", target, true)
+            (rendered.png, "image/png", target, Some(rendered.page_count))
         }
     };
     let Some(vision) = &env.opts.vision else {
         return Err(EnvError::refused("view_image is not available in this environment — no vision is configured"));
     };
-    let prefix = if rendered { format!("rendered {path} page {page} -> {shown}\n\n") } else { String::new() };
+    let prefix = match rendered {
+        Some(count) => format!("rendered {path} page {page} -> {shown} (page {page} of {count})\n\n"),
+        None => String::new(),
+    };
     match vision.look(&image, media_type, prompt) {
         Ok(Sight::Answer(answer)) => Ok(Reply {
             text: format!("{prefix}{answer}"),

@@ -11,6 +11,7 @@ mod modules;
 mod office;
 mod office_server;
 mod pdf;
+mod tiff;
 
 use folio_render::{HostPaths, Renderer};
 

@@ -14,7 +14,7 @@ fn vp(s: &str) -> VPath {
     VPath::parse(s).unwrap()
 }
 
-fn run(r: Renderer, files: &[(&str, Vec<u8>)], src: &str) -> (Arc<MemTree>, Result<Value, String>) {
+pub fn run(r: Renderer, files: &[(&str, Vec<u8>)], src: &str) -> (Arc<MemTree>, Result<Value, String>) {
     let mut reg = ModuleRegistry::with_builtins();
     reg.register_native(render_module(Arc::new(r))).unwrap();
     reg.register_native(images_module(ImageLimits::default())).unwrap();
@@ -34,7 +34,7 @@ fn run(r: Renderer, files: &[(&str, Vec<u8>)], src: &str) -> (Arc<MemTree>, Resu
     (tree, out)
 }
 
-fn png(w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 3]) -> Vec<u8> {
+pub fn png(w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 3]) -> Vec<u8> {
     let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb(f(x, y)));
     folio_render::images::encode("t.png", &image::DynamicImage::ImageRgb8(img), folio_render::ImageFormat::Png, None)
         .unwrap()
