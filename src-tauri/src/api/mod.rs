@@ -10,10 +10,12 @@ use ts_rs::TS;
 
 mod agent;
 mod error;
+mod mcp;
 mod preview;
 mod review;
 pub use agent::*;
 pub use error::*;
+pub use mcp::*;
 pub use preview::*;
 pub use review::*;
 
@@ -421,6 +423,7 @@ pub fn typescript() -> Vec<(String, String)> {
     let groups = [
         ("core", core_decls()),
         ("agent", agent::decls()),
+        ("mcp", mcp::decls()),
         ("preview", preview::decls()),
         ("review", review::review_decls()),
     ];

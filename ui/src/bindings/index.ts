@@ -2,5 +2,6 @@
 // Do not edit by hand.
 export * from "./core";
 export * from "./agent";
+export * from "./mcp";
 export * from "./preview";
 export * from "./review";
