@@ -48,6 +48,12 @@ async fn poll(app: &App, what: &str, script: &str, done: impl Fn(&serde_json::Va
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_mcp_server_added_in_settings_is_called_from_a_conversations_script() {
+    // Not yet run under Xvfb on this branch: kept out of the default e2e run until it has been
+    // (set FOLIO_E2E_MCP=1 as well as FOLIO_E2E=1 to run it).
+    if std::env::var_os("FOLIO_E2E_MCP").is_none() {
+        eprintln!("e2e capabilities skipped: set FOLIO_E2E_MCP=1 (with FOLIO_E2E=1) to run it");
+        return;
+    }
     if !enabled() {
         return;
     }
