@@ -56,6 +56,11 @@ pub(crate) struct AskArgs {
     /// Without it both are absent.
     #[arg(long, value_name = "MODE")]
     vision: Option<String>,
+    /// An MCP server for this run, on top of the configured ones (repeatable):
+    /// 'NAME=COMMAND ARGS…' (a stdio server; words split on spaces) or NAME=http://…/mcp.
+    /// Scripts import it as env:NAME.
+    #[arg(long = "mcp", value_name = "NAME=COMMAND")]
+    mcp: Vec<String>,
     /// Print the event stream as JSON lines.
     #[arg(long)]
     json: bool,
@@ -96,7 +101,11 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
         Some(v) => (Some(v.seam), v.modules),
         None => (None, Vec::new()),
     };
-    let host = Host::builder().state_dir(Some(state_root)).modules(extra).build()?;
+    // The folder's boundary: open until the stored one is wired here (the lead's merge).
+    let boundary = folio_host::mcp::Boundary::open();
+    let mounted =
+        crate::mcp::mount_for_run(&state_root, &args.mcp, &args.folder, &boundary, &secrets, runtime.handle())?;
+    let host = Host::builder().state_dir(Some(state_root)).modules(extra).mcp(mounted).build()?;
     let seams = Seams {
         read_only_paths: args.read_only.clone(),
         read_only_folder: args.read_only_folder,

@@ -6,6 +6,7 @@ mod ask;
 mod bench;
 mod changes;
 mod doctor;
+mod mcp;
 mod progress;
 mod run;
 mod verbs;
@@ -132,6 +133,10 @@ enum Command {
         #[arg(long, default_value_t = 1_000)]
         changed: usize,
     },
+    /// Manage the MCP servers scripts import as env:NAME (the state directory's mcp.json, the
+    /// same list as the app's Settings → Capabilities).
+    #[command(subcommand)]
+    Mcp(mcp::McpCommand),
     /// Check which capabilities work on this host (PDFium for rendering PDFs, LibreOffice for
     /// Office files, Chromium, ffmpeg, the model provider's key), printing the command that fixes
     /// each one that does not. Exits 1 unless every required capability works.
@@ -171,6 +176,7 @@ fn main() -> ExitCode {
             })
         }
         Command::Bench { files, changed } => bench::run(files, changed),
+        Command::Mcp(command) => mcp::run(cli.state_dir, command),
         Command::Doctor { json, render_test } => doctor::run(cli.state_dir, json, render_test),
     };
     match result {

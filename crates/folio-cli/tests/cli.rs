@@ -13,6 +13,8 @@ mod advertised;
 mod doctor_fixes;
 #[path = "common/fix_line.rs"]
 mod fix_line;
+#[path = "cli/mcp.rs"]
+mod mcp;
 
 struct Case {
     tmp: tempfile::TempDir,

@@ -7,7 +7,8 @@
 //! - **Which `env:*` modules scripts can import**, and with which options: the builtins
 //!   (`env:fs`, `env:std`, `env:assert`), then one row per module in [`modules::MODULES`]
 //!   (`env:render`, `env:images`, `env:zip`, `env:media`), then the modules a shell adds for one session
-//!   with [`HostBuilder::module`] (`env:vision`, which needs the model provider).
+//!   with [`HostBuilder::module`] (`env:vision`, which needs the model provider), then the MCP
+//!   servers a person added ([`mcp`], given with [`HostBuilder::mcp`]), each `env:<name>`.
 //! - **Which file handlers** let `describe`, `ls` and `view_image` understand PDFs, Office
 //!   files and images ([`modules::HANDLERS`]).
 //! - **The limits** a script runs under (the environment's defaults, one source for both the
@@ -47,6 +48,7 @@
 //!   `stat`s); only the version string of an unchanged executable is reused.
 
 pub mod doctor_cache;
+pub mod mcp;
 pub mod media;
 pub mod modules;
 
@@ -110,6 +112,7 @@ pub struct HostBuilder {
     state_dir: Option<PathBuf>,
     paths: Option<HostPaths>,
     extra: Vec<NativeModule>,
+    mcp: mcp::Mounted,
     refresh: Refresh,
     probe: Arc<dyn Probe + Send>,
 }
@@ -138,6 +141,14 @@ impl HostBuilder {
     /// Adds several, as [`HostBuilder::module`].
     pub fn modules(mut self, modules: Vec<NativeModule>) -> HostBuilder {
         self.extra.extend(modules);
+        self
+    }
+
+    /// Registers the MCP servers [`mcp::mount_for_folder`] mounted (after [`MODULES`] and the
+    /// session's modules); their reports become doctor rows ([`Host::mcp_reports`]) and each
+    /// server that did not mount a warning.
+    pub fn mcp(mut self, mounted: mcp::Mounted) -> HostBuilder {
+        self.mcp = mounted;
         self
     }
 
@@ -179,6 +190,10 @@ impl HostBuilder {
         for module in self.extra {
             register(&mut registry, module)?;
         }
+        warnings.extend(self.mcp.warnings());
+        for module in self.mcp.modules {
+            register(&mut registry, module)?;
+        }
         let handlers = HANDLERS.iter().map(|make| make(&parts)).collect();
         let defaults = EnvOptions::default();
         let limits = ScriptLimits {
@@ -192,6 +207,7 @@ impl HostBuilder {
             handlers,
             parts,
             warnings,
+            mcp: self.mcp.reports,
         })
     }
 }
@@ -243,6 +259,7 @@ pub struct Host {
     handlers: Vec<Arc<dyn FileHandler>>,
     parts: Parts,
     warnings: Vec<String>,
+    mcp: Vec<mcp::ServerReport>,
 }
 
 impl Host {
@@ -252,6 +269,7 @@ impl Host {
             state_dir: None,
             paths: None,
             extra: Vec::new(),
+            mcp: mcp::Mounted::default(),
             refresh: Refresh::WhenChanged,
             probe: Arc::new(RunProbe),
         }
@@ -296,6 +314,12 @@ impl Host {
     /// The doctor's rows of this start.
     pub fn doctor(&self) -> &[Capability] {
         &self.parts.doctor
+    }
+
+    /// What mounting this host's MCP servers found, one per server (their doctor rows:
+    /// [`mcp::ServerReport::row`]).
+    pub fn mcp_reports(&self) -> &[mcp::ServerReport] {
+        &self.mcp
     }
 
     /// What building the host found worth saying (a torn doctor cache, one that cannot be

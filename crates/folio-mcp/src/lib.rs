@@ -35,7 +35,7 @@ mod mount;
 mod schema;
 mod tools;
 
-pub use mount::{McpTransport, mount_mcp};
+pub use mount::{ListedTool, McpTransport, mount_mcp, mount_mcp_listed};
 pub use tools::{ToolSpec, define_tools};
 
 /// Why a capability module could not be built. Raised when the host mounts a server or defines

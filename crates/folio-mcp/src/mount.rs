@@ -45,8 +45,9 @@ pub enum McpTransport {
     Http {
         /// The endpoint, usually ending in `/mcp` (`http://127.0.0.1:3001/mcp`).
         url: String,
-        /// The value of the `Authorization` header (e.g. `Bearer …`), when the server needs one.
-        auth_header: Option<String>,
+        /// Headers sent with every request, as given (`Authorization: Bearer …` among them when
+        /// the server needs one).
+        headers: Vec<(String, String)>,
     },
 }
 
@@ -62,7 +63,7 @@ impl McpTransport {
 
     /// A Streamable HTTP server at `url`.
     pub fn http(url: impl Into<String>) -> McpTransport {
-        McpTransport::Http { url: url.into(), auth_header: None }
+        McpTransport::Http { url: url.into(), headers: Vec::new() }
     }
 
     /// What was tried, for messages: the command line or the URL.
@@ -84,6 +85,76 @@ impl McpTransport {
 type Session = Arc<RunningService<RoleClient, ()>>;
 type Stderr = Arc<Mutex<VecDeque<String>>>;
 
+/// One live connection: the session and, for stdio, the server's last stderr lines.
+struct Link {
+    session: Session,
+    stderr: Option<Stderr>,
+}
+
+/// The connection every binding of one mounted module shares. It remembers how to reach the
+/// server and the runtime that owns the session's tasks, so a server that stopped is started
+/// again at the next call (on that runtime, not on the run's short-lived one).
+struct Supervisor {
+    name: String,
+    transport: McpTransport,
+    tried: String,
+    runtime: tokio::runtime::Handle,
+    link: tokio::sync::Mutex<Option<Link>>,
+}
+
+impl Supervisor {
+    /// The live session, connecting again when the last one closed (the server exited, or a
+    /// call found it gone).
+    async fn live(&self) -> Result<Session, String> {
+        let mut link = self.link.lock().await;
+        if let Some(l) = link.as_ref()
+            && !l.session.is_closed()
+        {
+            return Ok(l.session.clone());
+        }
+        let transport = self.transport.clone();
+        let tried = self.tried.clone();
+        let fresh = self
+            .runtime
+            .spawn(async move { connect(&transport, &tried).await })
+            .await
+            .map_err(|e| format!("starting the MCP server {} again stopped unexpectedly: {e}", self.name))?
+            .map_err(|e| format!("the MCP server {} had stopped and could not be started again: {e}", self.name))?;
+        let session = fresh.0.clone();
+        *link = Some(Link { session: fresh.0, stderr: fresh.1 });
+        Ok(session)
+    }
+
+    /// Forgets `session` after a call found the transport gone, and says what the server last
+    /// wrote to stderr.
+    async fn lost(&self, session: &Session) -> String {
+        let mut link = self.link.lock().await;
+        let mut said = String::new();
+        if let Some(l) = link.as_ref()
+            && Arc::ptr_eq(&l.session, session)
+        {
+            // Give the dying server a moment to finish writing why.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            said = stderr_tail(l.stderr.as_ref());
+            *link = None;
+        }
+        said
+    }
+}
+
+/// `; the server's stderr ended with: …` for a stdio server that wrote something, else nothing.
+fn stderr_tail(stderr: Option<&Stderr>) -> String {
+    let lines: Vec<String> = match stderr {
+        Some(s) => s.lock().unwrap_or_else(|p| p.into_inner()).iter().cloned().collect(),
+        None => Vec::new(),
+    };
+    if lines.is_empty() {
+        String::new()
+    } else {
+        format!("; the server's stderr ended with:\n  {}", lines.join("\n  "))
+    }
+}
+
 /// Connects to the server, lists its tools and returns the module `env:<name>`: one async binding
 /// per tool (`get-sum` is imported as `get_sum`), declarations generated from the tools' input
 /// schemas, and docs listing them.
@@ -91,13 +162,34 @@ type Stderr = Arc<Mutex<VecDeque<String>>>;
 /// A binding takes one JSON object, which the server validates. It resolves to the tool's
 /// `structuredContent` when there is one, otherwise to its text parts joined with newlines (or the
 /// content array as sent, when some part is not text). A result with `isError` rejects with
-/// `env:<name>.<binding>: <text>`.
+/// `env:<name>.<binding>: <text>`. A server that stops while a call is in flight fails that call
+/// with its name, what was tried and its last stderr lines; the next call starts it again.
+///
+/// The session's tasks run on the tokio runtime that awaits this function, which must outlive the
+/// scripts using the module.
 pub async fn mount_mcp(name: &str, transport: McpTransport) -> Result<NativeModule, McpError> {
+    mount_mcp_listed(name, transport).await.map(|(module, _)| module)
+}
+
+/// One tool as the server listed it, for a settings page's Test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedTool {
+    /// The name scripts import (`get_sum`).
+    pub binding: String,
+    /// The server's name for it (`get-sum`).
+    pub remote: String,
+    /// Its description.
+    pub description: String,
+}
+
+/// [`mount_mcp`], also returning the tools as listed (binding, server name, description).
+pub async fn mount_mcp_listed(
+    name: &str,
+    transport: McpTransport,
+) -> Result<(NativeModule, Vec<ListedTool>), McpError> {
     let tried = transport.describe();
-    let (session, stderr) = match connect(&transport, &tried).await {
-        Ok(connected) => connected,
-        Err(e) => return Err(e),
-    };
+    let runtime = tokio::runtime::Handle::current();
+    let (session, stderr) = connect(&transport, &tried).await?;
     let listed = tokio::time::timeout(CONNECT_TIMEOUT, session.list_all_tools()).await;
     let tools = match listed {
         Ok(Ok(tools)) => tools,
@@ -109,18 +201,27 @@ pub async fn mount_mcp(name: &str, transport: McpTransport) -> Result<NativeModu
             });
         }
     };
-    drop(stderr);
     let info = session.peer_info().and_then(|i| serde_json::to_value(&*i).ok()).unwrap_or(Value::Null);
+    let supervisor = Arc::new(Supervisor {
+        name: name.to_owned(),
+        transport: transport.clone(),
+        tried: tried.clone(),
+        runtime,
+        link: tokio::sync::Mutex::new(Some(Link { session, stderr })),
+    });
     let server = info.pointer("/serverInfo/name").and_then(Value::as_str).unwrap_or("an MCP server").to_owned();
     let version = info.pointer("/serverInfo/version").and_then(Value::as_str).unwrap_or("").to_owned();
     let instructions = info.get("instructions").and_then(Value::as_str).unwrap_or("").trim().to_owned();
+    let mut listed = Vec::new();
     let specs = tools
         .into_iter()
         .map(|tool| {
             let remote = tool.name.to_string();
             let description = tool.description.as_deref().unwrap_or("").to_owned();
             let schema = Value::Object((*tool.input_schema).clone());
-            remote_tool(&remote, description, schema, call_tool(session.clone(), remote.clone(), tried.clone()))
+            let made = remote_tool(&remote, description.clone(), schema, call_tool(supervisor.clone(), remote.clone()));
+            listed.push(ListedTool { binding: made.spec.name.clone(), remote, description });
+            made
         })
         .collect();
     let description = format!("Tools of the MCP server {server} {version}, callable from scripts.").replace("  ", " ");
@@ -129,7 +230,7 @@ pub async fn mount_mcp(name: &str, transport: McpTransport) -> Result<NativeModu
         extra.push_str("\n\n## The server's instructions\n\n");
         extra.push_str(&instructions);
     }
-    build_module(name, &description, specs, &extra)
+    build_module(name, &description, specs, &extra).map(|module| (module, listed))
 }
 
 async fn connect(transport: &McpTransport, tried: &str) -> Result<(Session, Option<Stderr>), McpError> {
@@ -178,22 +279,34 @@ async fn connect(transport: &McpTransport, tried: &str) -> Result<(Session, Opti
                 }
             }
         }
-        McpTransport::Http { url, auth_header } => {
+        McpTransport::Http { url, headers } => {
             // reqwest is built without a crypto provider; ring is the one the workspace already
             // has. Installing fails harmlessly when the process chose one already.
             let _ = rustls::crypto::ring::default_provider().install_default();
-            let client = reqwest::Client::builder().build().map_err(|e| McpError::Connect {
-                tried: tried.to_owned(),
-                detail: format!("cannot build an HTTP client: {e}"),
-                fix: "check the system's TLS configuration".into(),
-            })?;
+            let mut defaults = reqwest::header::HeaderMap::new();
+            for (key, value) in headers {
+                let bad = |detail: String| McpError::Connect {
+                    tried: tried.to_owned(),
+                    detail: format!("the header {key:?} cannot be sent: {detail}"),
+                    fix: "give header names as letters, digits and dashes, and values without line breaks".into(),
+                };
+                let name = reqwest::header::HeaderName::from_bytes(key.as_bytes()).map_err(|e| bad(e.to_string()))?;
+                let mut value = reqwest::header::HeaderValue::from_str(value).map_err(|e| bad(e.to_string()))?;
+                value.set_sensitive(true);
+                defaults.insert(name, value);
+            }
+            let client =
+                reqwest::Client::builder().default_headers(defaults).build().map_err(|e| McpError::Connect {
+                    tried: tried.to_owned(),
+                    detail: format!("cannot build an HTTP client: {e}"),
+                    fix: "check the system's TLS configuration".into(),
+                })?;
             let parsed = reqwest::Url::parse(url).map_err(|e| McpError::Connect {
                 tried: tried.to_owned(),
                 detail: format!("the URL is not valid: {e}"),
                 fix: "give the full endpoint, like http://127.0.0.1:3001/mcp".into(),
             })?;
-            let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
-            config.auth_header = auth_header.clone();
+            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
             let transport = StreamableHttpClientTransport::with_client(client, config);
             let session = match handshake(().serve(transport)).await {
                 Ok(session) => session,
@@ -257,23 +370,30 @@ fn error_chain(e: &dyn std::error::Error) -> String {
     text
 }
 
-fn call_tool(session: Session, tool: String, tried: String) -> HostFn {
+fn call_tool(supervisor: Arc<Supervisor>, tool: String) -> HostFn {
     HostFn::Async(Arc::new(move |args: Vec<HostValue>, _ctx| {
-        let session = session.clone();
+        let supervisor = supervisor.clone();
         let tool = tool.clone();
-        let tried = tried.clone();
         Box::pin(async move {
             let arguments = match args.into_iter().next() {
                 Some(HostValue::Json(Value::Object(map))) => map,
                 _ => serde_json::Map::new(),
             };
+            let session = supervisor.live().await?;
             let params = CallToolRequestParams::new(tool.clone()).with_arguments(arguments);
-            let result = session.call_tool(params).await.map_err(|e| match e {
-                ServiceError::McpError(data) => format!("the server refused the call: {}", data.message),
-                other => {
-                    format!("the call to the {tried} failed: {other} — the server may have stopped; mount it again")
+            let result = match session.call_tool(params).await {
+                Ok(result) => result,
+                Err(ServiceError::McpError(data)) => {
+                    return Err(format!("the server refused the call: {}", data.message));
                 }
-            })?;
+                Err(other) => {
+                    let said = supervisor.lost(&session).await;
+                    return Err(format!(
+                        "the MCP server {} ({}) stopped during the call: {other}{said} — it is started again at the next call; if it keeps stopping, run its command by hand to see why",
+                        supervisor.name, supervisor.tried
+                    ));
+                }
+            };
             let wire = serde_json::to_value(&result).map_err(|e| format!("the tool's result is not JSON: {e}"))?;
             tool_result(&wire)
         })

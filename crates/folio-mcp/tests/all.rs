@@ -121,7 +121,11 @@ async fn a_streamable_http_server_is_mounted_by_url() {
         assert!(started.elapsed() < Duration::from_secs(20), "the HTTP server did not listen on {port}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let module = mount_mcp("web", McpTransport::http(format!("http://127.0.0.1:{port}/mcp"))).await.unwrap();
+    let mut transport = McpTransport::http(format!("http://127.0.0.1:{port}/mcp"));
+    if let McpTransport::Http { headers, .. } = &mut transport {
+        headers.push(("X-Folio-Test".into(), "yes".into()));
+    }
+    let module = mount_mcp("web", transport).await.unwrap();
     assert!(module.docs.contains(&format!("Streamable HTTP endpoint http://127.0.0.1:{port}/mcp")), "{}", module.docs);
     let src = "import { echo } from 'env:web'; export default async () => [await echo({ message: 'over http' }), await echo({ message: 'twice' })];";
     assert_eq!(run_script(module, src).await, json!(["Echo: over http", "Echo: twice"]));
@@ -214,4 +218,47 @@ async fn define_tools_exposes_host_functions_with_schemas() {
     assert!(bad("get-sum").contains("\"get-sum\" is not a valid identifier"), "{}", bad("get-sum"));
     assert!(bad("shout").contains("duplicate function name \"shout\""), "{}", bad("shout"));
     assert!(define_tools("tools", "", vec![]).err().unwrap().to_string().contains("there are no tools"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_mid_call_fails_that_call_by_name_and_is_started_again_at_the_next() {
+    let dir = std::env::temp_dir().join(format!("folio-mcp-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pidfile = dir.join("pid");
+    // The shell writes its pid and becomes the server, so the test can kill the very process.
+    let line = format!("echo $$ > '{}'; exec node '{}' stdio", pidfile.display(), server_entry().display());
+    let module = mount_mcp("flaky", McpTransport::stdio("sh", ["-c".to_owned(), line])).await.unwrap();
+    let first_pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_owned();
+    let killer = {
+        let pid = first_pid.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            std::process::Command::new("kill").args(["-9", &pid]).status().unwrap();
+        })
+    };
+    let src = "
+        import { trigger_long_running_operation, echo } from 'env:flaky';
+        export default async function () {
+          let died = '';
+          const started = Date.now();
+          try { await trigger_long_running_operation({ duration: 20, steps: 20 }); died = 'finished?'; }
+          catch (e) { died = e.message; }
+          const again = await echo({ message: 'back' });
+          return { died, again };
+        }";
+    let started = std::time::Instant::now();
+    let got = run_script(module, src).await;
+    killer.await.unwrap();
+    assert!(started.elapsed() < Duration::from_secs(15), "the call failed when the server died, not at its end");
+    let died = got["died"].as_str().unwrap();
+    assert!(
+        died.starts_with("env:flaky.trigger_long_running_operation: the MCP server flaky (stdio command `sh -c"),
+        "{died}"
+    );
+    assert!(died.contains("stopped during the call"), "{died}");
+    assert!(died.contains("started again at the next call"), "{died}");
+    assert_eq!(got["again"], json!("Echo: back"));
+    let second_pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_owned();
+    assert_ne!(first_pid, second_pid, "a new server process answered the next call");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -176,7 +176,8 @@ pub async fn doctor_get(
 ) -> Result<DoctorGetResponse, CommandError> {
     let host = agent.host(&app)?;
     let state_dir = app.state_dir.clone();
-    blocking(move || Ok::<_, CommandError>(super::doctor::rows(state_dir, host.settings()))).await
+    let folder = app.current().ok().map(|s| s.folder().to_path_buf());
+    blocking(move || Ok::<_, CommandError>(super::doctor::rows(state_dir, host.settings(), folder.as_deref()))).await
 }
 
 /// `handoff.save`: writes a presented file's bytes (pending or committed) to a place the person

@@ -3,6 +3,7 @@
 //! transcript's notifications ([`notify`]), the settings and keys ([`settings`]), the doctor rows
 //! ([`doctor`]), and the Tauri commands over them ([`commands`]).
 
+pub mod capabilities;
 pub mod commands;
 pub mod doctor;
 pub mod handoff;

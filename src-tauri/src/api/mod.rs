@@ -10,11 +10,13 @@ use ts_rs::TS;
 
 mod agent;
 mod error;
+mod mcp;
 mod preview;
 mod review;
 mod updates;
 pub use agent::*;
 pub use error::*;
+pub use mcp::*;
 pub use preview::*;
 pub use review::*;
 pub use updates::*;
@@ -423,6 +425,7 @@ pub fn typescript() -> Vec<(String, String)> {
     let groups = [
         ("core", core_decls()),
         ("agent", agent::decls()),
+        ("mcp", mcp::decls()),
         ("preview", preview::decls()),
         ("review", review::review_decls()),
         ("updates", updates::decls()),

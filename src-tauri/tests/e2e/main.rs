@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
 mod agent;
+mod capabilities;
 #[path = "../common/mod.rs"]
 mod common;
 mod csp;

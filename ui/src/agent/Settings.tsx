@@ -1,11 +1,12 @@
 // The Settings dialog: provider, model, base URL, API key (OS keychain, or the key file where none
 // runs — said so), vision model, run budget and script run budget; Test connection makes one real
-// minimal request.
+// minimal request. The Capabilities tab lists the MCP servers scripts import (Capabilities.tsx).
 import { useEffect, useState } from "preact/hooks";
 import type { AgentSettings, ConnectionTestResponse, SettingsGetResponse } from "../bindings";
 import { ProblemText } from "../ProblemText";
 import { problem, type Problem } from "../api";
 import { agentApi } from "./api";
+import { Capabilities } from "./Capabilities";
 
 export function Settings(props: { onClose: () => void }) {
   const [view, setView] = useState<SettingsGetResponse | null>(null);
@@ -14,6 +15,7 @@ export function Settings(props: { onClose: () => void }) {
   const [test, setTest] = useState<ConnectionTestResponse | null>(null);
   const [busy, setBusy] = useState<"test" | "save" | null>(null);
   const [error, setError] = useState<Problem | null>(null);
+  const [tab, setTab] = useState<"model" | "capabilities">("model");
 
   useEffect(() => {
     agentApi.settings
@@ -70,6 +72,31 @@ export function Settings(props: { onClose: () => void }) {
     <div class="modal-back" onClick={(e) => e.target === e.currentTarget && props.onClose()}>
       <div class="modal settings" role="dialog" aria-label="Settings" id="settings">
         <h2>Settings</h2>
+        <div class="tabs" role="tablist">
+          <button role="tab" id="settings-tab-model" class={tab === "model" ? "tab active" : "tab"} onClick={() => setTab("model")}>
+            Model
+          </button>
+          <button
+            role="tab"
+            id="settings-tab-capabilities"
+            class={tab === "capabilities" ? "tab active" : "tab"}
+            onClick={() => setTab("capabilities")}
+          >
+            Capabilities
+          </button>
+        </div>
+        {tab === "capabilities" ? (
+          <>
+            <Capabilities />
+            <div class="modal-actions">
+              <div class="spacer" />
+              <button class="secondary" id="settings-close" onClick={props.onClose}>
+                Close
+              </button>
+            </div>
+          </>
+        ) : (
+        <>
         <label>
           Provider
           <select
@@ -180,6 +207,8 @@ export function Settings(props: { onClose: () => void }) {
             Save
           </button>
         </div>
+        </>
+        )}
       </div>
     </div>
   );

@@ -2,6 +2,7 @@
 // Do not edit by hand.
 export * from "./core";
 export * from "./agent";
+export * from "./mcp";
 export * from "./preview";
 export * from "./review";
 export * from "./updates";
