@@ -527,7 +527,7 @@ async fn local_only_never_send_and_the_ledger_through_the_command() {
     assert_eq!(entries.len(), 3);
     for (entry, got) in entries.iter().zip(&received) {
         assert_eq!(entry["bodySha256"].as_str().unwrap(), folio_agent::sha256_hex(&got.raw));
-        assert_eq!(entry["provider"], "ollama");
+        assert_eq!(entry["model"], "llama3.1");
     }
     let out = folio(ledger(&["--turn", "1"]), vec![]).await;
     let text = String::from_utf8_lossy(&out.stdout);
