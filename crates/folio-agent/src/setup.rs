@@ -173,7 +173,10 @@ pub fn vision_setup_within(
     let provider = preset.provider(Some(model), None, key_for(preset))?;
     let client = guard(crate::VisionClient::new(provider).map_err(|e| e.to_string())?);
     Ok(Some(VisionSetup {
-        seam: std::sync::Arc::new(crate::VisionSeam::Model { client: Box::new(client.clone()), runtime: runtime.clone() }),
+        seam: std::sync::Arc::new(crate::VisionSeam::Model {
+            client: Box::new(client.clone()),
+            runtime: runtime.clone(),
+        }),
         modules: vec![crate::vision_module(client, runtime.clone())],
     }))
 }
