@@ -34,12 +34,14 @@ pub struct ToolOutcome {
     pub content: String,
     /// Images for a multimodal model to see (from `view_image`).
     pub images: Vec<crate::message::Image>,
+    /// The files the content came from, for the egress ledger.
+    pub sources: Vec<crate::ledger::Source>,
 }
 
 impl ToolOutcome {
     /// A text outcome.
     pub fn text(ok: bool, content: impl Into<String>) -> ToolOutcome {
-        ToolOutcome { ok, content: content.into(), images: Vec::new() }
+        ToolOutcome { ok, content: content.into(), images: Vec::new(), sources: Vec::new() }
     }
 }
 
@@ -100,6 +102,31 @@ pub struct Agent {
     config: AgentConfig,
 }
 
+/// How many requests the person has made in `conversation` (its user messages with text and no
+/// tool results, summaries excluded): the ledger's turn number.
+fn person_requests(conversation: &Conversation) -> u32 {
+    conversation
+        .messages
+        .iter()
+        .filter(|m| {
+            m.role == Role::User
+                && !m.compaction
+                && m.parts.iter().any(|p| matches!(p, Part::Text { .. }))
+                && !m.parts.iter().any(|p| matches!(p, Part::ToolResult { .. }))
+        })
+        .count() as u32
+}
+
+/// A ledger entry made inside a tool (the vision model's call) gets the turn and call it belongs to.
+fn stamp(mut event: AgentEvent, request_no: u32, turn: u32) -> AgentEvent {
+    if let AgentEvent::ModelRequest { entry } = &mut event
+        && entry.turn == 0
+    {
+        (entry.turn, entry.call) = (request_no, turn);
+    }
+    event
+}
+
 /// Why a call's arguments cannot be run, when they are not one JSON object: the wire layer keeps
 /// arguments that do not parse as the raw string the model streamed.
 fn broken_input(name: &str, input: &Value) -> Option<String> {
@@ -143,6 +170,7 @@ impl Agent {
             conversation.messages.push(message);
         }
         let tools = self.tools.definitions();
+        let request_no = person_requests(conversation);
         for turn in 1..=self.config.max_turns {
             on_event(AgentEvent::TurnStarted { turn });
             let request = ModelRequest {
@@ -151,6 +179,14 @@ impl Agent {
                 tools: tools.clone(),
             };
             let mut ids: Vec<(usize, String)> = Vec::new();
+            // The stream's events and the ledger's entries both go to `on_event`, from one call.
+            let shared = std::sync::Mutex::new(&mut *on_event);
+            let emit = |event: AgentEvent| (shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner))(event);
+            let mut ledger = |mut entry: crate::ledger::LedgerEntry| {
+                (entry.turn, entry.call) = (request_no, turn);
+                emit(AgentEvent::ModelRequest { entry: Box::new(entry) });
+            };
+            let on_event = &emit;
             let mut forward = |ev: &StreamEvent| match ev {
                 StreamEvent::TextDelta(text) => on_event(AgentEvent::TextDelta { text: text.clone() }),
                 StreamEvent::ToolStart { index, id, name } => {
@@ -168,7 +204,10 @@ impl Agent {
                 }
                 StreamEvent::Usage(_) | StreamEvent::Stop(_) | StreamEvent::Done => {}
             };
-            let turn_result = self.client.stream(&request, cancel, &mut forward).await;
+            let turn_result =
+                self.client.stream_as(crate::ledger::Purpose::Turn, &request, cancel, &mut forward, &mut ledger).await;
+            let on_event: &mut (dyn FnMut(AgentEvent) + Send) =
+                shared.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
             let model_turn = match turn_result {
                 Ok(t) => t,
                 Err(AgentError::Cancelled) => {
@@ -215,21 +254,22 @@ impl Agent {
                             biased;
                             _ = cancel.cancelled() => break None,
                             o = &mut call => break Some(o),
-                            _ = tick.tick() => self.tools.drain_events().into_iter().for_each(&mut *on_event),
+                            _ = tick.tick() => self.tools.drain_events().into_iter().for_each(|e| on_event(stamp(e, request_no, turn))),
                         }
                     }
                 };
-                self.tools.drain_events().into_iter().for_each(&mut *on_event);
+                self.tools.drain_events().into_iter().for_each(|e| on_event(stamp(e, request_no, turn)));
                 let duration_ms = started.elapsed().as_millis() as u64;
-                let (status, content, is_error, images) = match outcome {
-                    Some(o) if o.ok => (ToolCallStatus::Success, o.content, false, o.images),
-                    Some(o) => (ToolCallStatus::Error, o.content, true, o.images),
+                let (status, content, is_error, images, sources) = match outcome {
+                    Some(o) if o.ok => (ToolCallStatus::Success, o.content, false, o.images, o.sources),
+                    Some(o) => (ToolCallStatus::Error, o.content, true, o.images, o.sources),
                     None => {
                         cancelled = true;
                         (
                             ToolCallStatus::Aborted,
                             "Stopped by the person before this call finished.".to_owned(),
                             true,
+                            Vec::new(),
                             Vec::new(),
                         )
                     }
@@ -241,7 +281,7 @@ impl Agent {
                     output: content.clone(),
                     duration_ms,
                 });
-                results.push(Part::ToolResult { id, name, content, is_error, images });
+                results.push(Part::ToolResult { id, name, content, is_error, images, sources });
                 if cancelled || cancel.is_cancelled() {
                     cancelled = true;
                     break;
@@ -254,7 +294,7 @@ impl Agent {
             }
             let window = self.client.provider().context_window as f64;
             if usage.prompt_tokens() as f64 >= self.config.compact_at * window {
-                match self.compact(conversation, usage.prompt_tokens(), cancel, on_event).await {
+                match self.compact(conversation, usage.prompt_tokens(), (request_no, turn), cancel, on_event).await {
                     Ok(()) => {}
                     Err(AgentError::Cancelled) => {
                         on_event(AgentEvent::Finished { reason: FinishReason::Cancelled });
@@ -276,6 +316,7 @@ impl Agent {
         &self,
         conversation: &mut Conversation,
         prompt_tokens: u64,
+        (request_no, turn): (u32, u32),
         cancel: &CancellationToken,
         on_event: &mut (dyn FnMut(AgentEvent) + Send),
     ) -> Result<(), AgentError> {
@@ -284,12 +325,22 @@ impl Agent {
         messages.push(Message::user(SUMMARY_INSTRUCTIONS));
         let request = ModelRequest { system: self.config.system.clone(), messages, tools: Vec::new() };
         // The summary is not the agent's reply: nothing of it is forwarded as text.
+        let shared = std::sync::Mutex::new(&mut *on_event);
+        let emit = |event: AgentEvent| (shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner))(event);
         let mut quiet = |ev: &StreamEvent| {
             if let StreamEvent::Retrying { attempt, delay_ms, reason } = ev {
-                on_event(AgentEvent::Retrying { attempt: *attempt, delay_ms: *delay_ms, reason: reason.clone() });
+                emit(AgentEvent::Retrying { attempt: *attempt, delay_ms: *delay_ms, reason: reason.clone() });
             }
         };
-        let summary = self.client.stream(&request, cancel, &mut quiet).await?.message.text();
+        let mut ledger = |mut entry: crate::ledger::LedgerEntry| {
+            (entry.turn, entry.call) = (request_no, turn);
+            emit(AgentEvent::ModelRequest { entry: Box::new(entry) });
+        };
+        let streamed =
+            self.client.stream_as(crate::ledger::Purpose::Summary, &request, cancel, &mut quiet, &mut ledger).await;
+        let on_event: &mut (dyn FnMut(AgentEvent) + Send) =
+            shared.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let summary = streamed?.message.text();
         let asked: Vec<String> = visible
             .iter()
             .filter(|m| m.role == Role::User && !m.compaction)

@@ -18,6 +18,12 @@
 //! ([`AgentError::Stalled`]); a line that is not SSE or an event that is not JSON
 //! ([`AgentError::Malformed`]). Cancel is raced against every wait (headers, body, backoff) and
 //! drops the connection at once.
+//!
+//! **The boundary.** Before the first attempt the client asks its [`Boundary`] whether the
+//! provider's base URL may be reached (local-only mode allows loopback only); a refusal ends the
+//! call with [`AgentError::Boundary`] before any connection is opened. **The ledger.** Each
+//! attempt serialises the body once, and the exact bytes posted are what the
+//! [`LedgerEntry`](crate::LedgerEntry) handed to the ledger sink describes and hashes.
 
 use std::time::Duration;
 
@@ -25,7 +31,10 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
+use folio_boundary::{Boundary, Crossing};
+
 use crate::error::{AgentError, Secs, Site, StallPhase, Tries};
+use crate::ledger::{LedgerEntry, LedgerSink, Purpose};
 use crate::message::ModelRequest;
 use crate::sse::SseDecoder;
 use crate::wire::openai::TokenParam;
@@ -134,10 +143,18 @@ impl Provider {
 }
 
 /// A reusable client for one provider.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ModelClient {
     http: reqwest::Client,
     provider: Provider,
+    boundary: Boundary,
+    ledger: Option<LedgerSink>,
+}
+
+impl std::fmt::Debug for ModelClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelClient").field("provider", &self.provider).field("boundary", &self.boundary).finish()
+    }
 }
 
 fn retryable(status: u16) -> bool {
@@ -275,7 +292,25 @@ impl ModelClient {
             .connect_timeout(Duration::from_secs(20))
             .build()
             .map_err(|e| AgentError::Config(format!("the HTTP client could not start: {e}")))?;
-        Ok(ModelClient { http, provider })
+        Ok(ModelClient { http, provider, boundary: Boundary::open(), ledger: None })
+    }
+
+    /// The same client, asking `boundary` before each call (the folder's local-only mode).
+    pub fn with_boundary(mut self, boundary: Boundary) -> ModelClient {
+        self.boundary = boundary;
+        self
+    }
+
+    /// The same client, also handing each request's ledger entry to `sink` (for calls made
+    /// where no stream sink reaches the conversation: the vision model's, inside a tool).
+    pub fn with_ledger(mut self, sink: LedgerSink) -> ModelClient {
+        self.ledger = Some(sink);
+        self
+    }
+
+    /// The boundary this client asks.
+    pub fn boundary(&self) -> &Boundary {
+        &self.boundary
     }
 
     /// The provider this client calls.
@@ -291,11 +326,32 @@ impl ModelClient {
         cancel: &CancellationToken,
         sink: &mut (dyn FnMut(&StreamEvent) + Send),
     ) -> Result<ModelTurn, AgentError> {
+        self.stream_as(Purpose::Turn, req, cancel, sink, &mut |_| {}).await
+    }
+
+    /// [`ModelClient::stream`] for `purpose`, handing each attempt's ledger entry to `ledger`
+    /// (and to the client's own sink, when it has one) just before its bytes are sent.
+    pub async fn stream_as(
+        &self,
+        purpose: Purpose,
+        req: &ModelRequest,
+        cancel: &CancellationToken,
+        sink: &mut (dyn FnMut(&StreamEvent) + Send),
+        ledger: &mut (dyn FnMut(LedgerEntry) + Send),
+    ) -> Result<ModelTurn, AgentError> {
         let at = self.provider.site();
-        let body = self.provider.body(req);
+        // Before anything else: no connection is opened to a provider the boundary refuses.
+        self.boundary.check_url(Crossing::Provider(&at.provider), &self.provider.base_url)?;
+        let body = serde_json::to_vec(&self.provider.body(req))
+            .map_err(|e| AgentError::Config(format!("the request could not be serialised: {e}")))?;
         let max_wait = self.provider.max_retry_wait_ms;
         let mut attempt: u32 = 1;
         loop {
+            let entry = crate::ledger::entry(&at, purpose, attempt, req, &body);
+            if let Some(own) = &self.ledger {
+                own(entry.clone());
+            }
+            ledger(entry);
             let (mut error, reason, wait) = match self.attempt(&at, &body, cancel, sink).await {
                 Ok(turn) => return Ok(turn),
                 Err(Failure::Fatal(e)) => return Err(e),
@@ -332,11 +388,12 @@ impl ModelClient {
     async fn attempt(
         &self,
         at: &Site,
-        body: &serde_json::Value,
+        body: &[u8],
         cancel: &CancellationToken,
         sink: &mut (dyn FnMut(&StreamEvent) + Send),
     ) -> Result<ModelTurn, Failure> {
-        let mut request = self.http.post(&at.endpoint).json(body);
+        let mut request =
+            self.http.post(&at.endpoint).header(reqwest::header::CONTENT_TYPE, "application/json").body(body.to_vec());
         match (self.provider.format, &self.provider.api_key) {
             (WireFormat::Anthropic, Some(key)) => request = request.header("x-api-key", key),
             (WireFormat::OpenAi, Some(key)) => request = request.bearer_auth(key),
@@ -402,7 +459,7 @@ impl ModelClient {
             at,
             parser: match self.provider.format {
                 WireFormat::Anthropic => Box::<anthropic::Parser>::default(),
-                WireFormat::OpenAi => Box::new(openai::Parser),
+                WireFormat::OpenAi => Box::<openai::Parser>::default(),
             },
             builder: TurnBuilder::default(),
             streamed: 0,

@@ -1,4 +1,12 @@
 //! The working environment's verbs as the loop's [`Tools`].
+//!
+//! Two boundary duties sit here, because only this adapter knows what each verb reads:
+//! **never-send paths** — a call that would return a covered file's contents (read_file,
+//! view_image, describe, diff, edit_file, grep inside it, cp/mv out of the list) is refused with
+//! [`folio_boundary::BoundaryError::NeverSend`]'s message before the verb runs, and grep's matches
+//! in covered files are withheld (counted, not shown); `run_script` runs, since a script
+//! processes files on this machine and only its result reaches the model — and **provenance** —
+//! each result carries the files (and line or page ranges) it came from, for the egress ledger.
 
 use std::sync::{Arc, Mutex};
 
@@ -69,6 +77,15 @@ impl HostEvents {
         })
     }
 
+    /// A ledger sink for clients whose calls happen inside a tool (the vision model's): each
+    /// entry joins the conversation's events when the loop next drains them.
+    pub fn ledger_sink(&self) -> crate::ledger::LedgerSink {
+        let queue = self.queue.clone();
+        Arc::new(move |entry| {
+            queue.lock().unwrap_or_else(|p| p.into_inner()).push(AgentEvent::ModelRequest { entry: Box::new(entry) })
+        })
+    }
+
     fn push(&self, event: AgentEvent) {
         self.queue.lock().unwrap_or_else(|p| p.into_inner()).push(event);
     }
@@ -83,6 +100,7 @@ impl HostEvents {
 pub struct EnvTools {
     env: Arc<Environment>,
     events: HostEvents,
+    boundary: folio_boundary::Boundary,
 }
 
 impl folio_env::Asker for HostEvents {
@@ -104,7 +122,13 @@ impl folio_env::Asker for HostEvents {
 impl EnvTools {
     /// Wraps `env`; `events` is the queue whose progress callback the environment was opened with.
     pub fn new(env: Arc<Environment>, events: HostEvents) -> EnvTools {
-        EnvTools { env, events }
+        EnvTools { env, events, boundary: folio_boundary::Boundary::open() }
+    }
+
+    /// The same tools refusing the folder's never-send paths.
+    pub fn with_boundary(mut self, boundary: folio_boundary::Boundary) -> EnvTools {
+        self.boundary = boundary;
+        self
     }
 
     /// The environment.
@@ -146,7 +170,13 @@ impl Tools for EnvTools {
                 events.cancel_questions();
             })
         };
+        let refusal = self.refusal(&verb, &input);
+        let sources = sources_of(&verb, &input);
         Box::pin(async move {
+            if let Some(why) = refusal {
+                watcher.abort();
+                return ToolOutcome::text(false, why);
+            }
             let mutating = folio_env::verb(&verb).is_some_and(|spec| spec.mutates);
             let name = verb.clone();
             let joined = tokio::task::spawn_blocking(move || env.call_with_cancel(&name, input, &token)).await;
@@ -182,7 +212,9 @@ impl Tools for EnvTools {
                             images: vec![crate::message::Image {
                                 media_type: attach["media_type"].as_str().unwrap_or("image/png").to_owned(),
                                 data: crate::vision::encode(&bytes),
+                                source: sources.first().map(|s| s.path.clone()),
                             }],
+                            sources,
                         },
                         Err(why) => ToolOutcome::text(
                             false,
@@ -205,7 +237,20 @@ impl Tools for EnvTools {
                         }
                         content.push_str(&data);
                     }
-                    ToolOutcome { ok: result.status == Status::Success, content, images: Vec::new() }
+                    if verb == "grep" {
+                        let (kept, withheld) = self.withhold_matches(&content);
+                        content = kept;
+                        let sources = grep_sources(&content);
+                        return ToolOutcome {
+                            ok: result.status == Status::Success,
+                            content,
+                            images: Vec::new(),
+                            sources,
+                        }
+                        .noting(withheld);
+                    }
+                    let sources = if verb == "read_file" { read_range(sources, &content) } else { sources };
+                    ToolOutcome { ok: result.status == Status::Success, content, images: Vec::new(), sources }
                 }
                 Err(e) => ToolOutcome::text(
                     false,
@@ -227,5 +272,138 @@ impl Tools for EnvTools {
             if v.status == Status::Success { v.message } else { format!("{dir}: (none)") }
         };
         format!("{}\n{}", list("/out"), list("/scripts"))
+    }
+}
+
+/// A path argument as the VFS spells it (`/a/b`), or as given when it does not parse.
+fn vpath(raw: &str) -> String {
+    folio_vfs::VPath::parse(raw).map(|p| p.to_string()).unwrap_or_else(|_| raw.to_owned())
+}
+
+/// The verbs whose `path` argument's contents reach the model.
+const READS_PATH: &[&str] = &["read_file", "view_image", "describe", "diff", "edit_file"];
+
+/// What a call reads, before it runs: the file it names, with the part asked for.
+fn sources_of(verb: &str, input: &Value) -> Vec<crate::ledger::Source> {
+    let Some(path) = input["path"].as_str().filter(|_| READS_PATH.contains(&verb)) else { return Vec::new() };
+    let range = match verb {
+        "view_image" => input["page"].as_u64().map(|p| format!("page {p}")),
+        _ => None,
+    };
+    vec![crate::ledger::Source { path: vpath(path), range }]
+}
+
+/// read_file's range, from the header it prints when it shows part of a file
+/// (`showing lines 1–200 of 5,000 (/a.csv)`); the whole file otherwise.
+fn read_range(mut sources: Vec<crate::ledger::Source>, content: &str) -> Vec<crate::ledger::Source> {
+    let shown = content
+        .lines()
+        .take(2)
+        .find_map(|l| l.strip_prefix("showing "))
+        .and_then(|rest| rest.split(" of ").next())
+        .map(str::to_owned);
+    if let (Some(first), Some(range)) = (sources.first_mut(), shown) {
+        first.range = Some(range);
+    }
+    sources
+}
+
+/// The file a grep output line is about: the text before `:LINE:`, `:LINE-` or ` (page …):`.
+fn grep_line_file(line: &str) -> Option<(&str, &str)> {
+    if !line.starts_with('/') {
+        return None;
+    }
+    for (i, _) in line.match_indices(':') {
+        let rest = &line[i + 1..];
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        if digits > 0 && matches!(rest[digits..].chars().next(), Some(':') | Some('-')) {
+            let at = &line[..i];
+            let file = at.split_once(" (").map_or(at, |(f, _)| f);
+            return Some((file, &rest[..digits]));
+        }
+    }
+    None
+}
+
+/// The files grep's shown matches came from, each with its matching line numbers.
+fn grep_sources(content: &str) -> Vec<crate::ledger::Source> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for line in content.lines() {
+        let Some((file, number)) = grep_line_file(line) else { continue };
+        match out.iter_mut().find(|(f, _)| f == file) {
+            Some((_, lines)) => {
+                if !lines.iter().any(|l| l == number) {
+                    lines.push(number.to_owned());
+                }
+            }
+            None => out.push((file.to_owned(), vec![number.to_owned()])),
+        }
+    }
+    out.into_iter()
+        .map(|(path, lines)| crate::ledger::Source { path, range: Some(format!("lines {}", lines.join(", "))) })
+        .collect()
+}
+
+impl ToolOutcome {
+    /// The same outcome, saying how many grep lines were withheld as never-send.
+    fn noting(mut self, withheld: Option<(usize, String)>) -> ToolOutcome {
+        if let Some((lines, pattern)) = withheld {
+            self.content.push_str(&format!(
+                "\n({lines} line(s) from files on this folder's never-send list ({pattern}) withheld — their contents never reach the model; search them in a script and return only what may be shared)"
+            ));
+        }
+        self
+    }
+}
+
+impl EnvTools {
+    /// Why this call may not run: it would return a never-send file's contents.
+    fn refusal(&self, verb: &str, input: &Value) -> Option<String> {
+        let check = |raw: &str| self.boundary.check_read(&vpath(raw)).err().map(|e| e.to_string());
+        match verb {
+            v if READS_PATH.contains(&v) => input["path"].as_str().and_then(check),
+            // A search rooted inside a covered folder or file shows nothing else.
+            "grep" => input["path"].as_str().and_then(check),
+            // A copy out of the list would make the contents readable under another name.
+            "cp" | "mv" => {
+                let from = input["from"].as_str()?;
+                let to = input["to"].as_str().unwrap_or_default();
+                let refused = check(from)?;
+                if self.boundary.never_send(&vpath(to)).is_some() { None } else { Some(refused) }
+            }
+            _ => None,
+        }
+    }
+
+    /// grep's output without the lines of covered files, and how many went (with a pattern).
+    fn withhold_matches(&self, content: &str) -> (String, Option<(usize, String)>) {
+        let mut withheld = 0;
+        let mut pattern = String::new();
+        let mut kept: Vec<&str> = Vec::new();
+        for line in content.lines() {
+            if let Some((file, _)) = grep_line_file(line)
+                && let Some(p) = self.boundary.never_send(file)
+            {
+                withheld += 1;
+                pattern = p.to_owned();
+                continue;
+            }
+            kept.push(line);
+        }
+        if withheld == 0 {
+            return (content.to_owned(), None);
+        }
+        // Context separators left next to each other (or at an end) by withheld blocks go too.
+        let mut tidy: Vec<&str> = Vec::new();
+        for line in kept {
+            if line == "--" && tidy.last().is_none_or(|l| *l == "--") {
+                continue;
+            }
+            tidy.push(line);
+        }
+        while tidy.last() == Some(&"--") {
+            tidy.pop();
+        }
+        (tidy.join("\n"), Some((withheld, pattern)))
     }
 }

@@ -183,6 +183,11 @@ pub enum AgentError {
     /// The provider settings are incomplete.
     #[error("the model provider is not set up: {0}")]
     Config(String),
+    /// The folder's boundary refused the request before any connection was opened (local-only
+    /// mode and a provider off this machine). Not retried: the person changes the provider or
+    /// the setting the message names.
+    #[error("{0}")]
+    Boundary(#[from] folio_boundary::BoundaryError),
 }
 
 impl AgentError {

@@ -157,6 +157,11 @@ pub enum AgentEvent {
         /// How.
         reason: FinishReason,
     },
+    /// A model request was sent (one per attempt): what it carried, for the egress ledger.
+    ModelRequest {
+        /// The entry.
+        entry: Box<crate::ledger::LedgerEntry>,
+    },
     /// The run failed.
     Error {
         /// What happened, with the fix.

@@ -19,6 +19,7 @@ mod client;
 mod env_tools;
 mod error;
 mod events;
+mod ledger;
 mod message;
 mod prompt;
 mod providers;
@@ -34,12 +35,13 @@ pub use client::{ModelClient, Pricing, Provider};
 pub use env_tools::{EnvTools, HostEvents};
 pub use error::{AgentError, Secs, Site, StallPhase, Tries};
 pub use events::{AgentEvent, FinishReason, ToolCallStatus};
+pub use ledger::{LedgerEntry, LedgerItem, LedgerSink, Purpose, Source, sha256_hex};
 pub use message::{Image, Message, ModelRequest, Part, Role, StopReason, ToolDef, Usage};
 pub use prompt::{DESK_PROMPT, system_prompt};
 pub use providers::{PRESETS, Preset, preset};
 pub use setup::{
     ConnectionOutcome, ConnectionReport, VisionSetup, conversation_from_stored, preset_named, test_connection,
-    vision_setup,
+    test_connection_within, vision_setup, vision_setup_within,
 };
 pub use vision::{VisionClient, VisionSeam, vision_module};
 pub use wire::openai::TokenParam;

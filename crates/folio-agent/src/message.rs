@@ -28,6 +28,9 @@ pub enum Part {
         media_type: String,
         /// Base64 of the bytes.
         data: String,
+        /// The file it came from (an attachment's path), for the egress ledger.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<String>,
     },
     /// A tool call the model made.
     ToolUse {
@@ -51,6 +54,9 @@ pub enum Part {
         /// Images the tool returned for the model to look at (`view_image` for a multimodal model).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         images: Vec<Image>,
+        /// The files the content came from, for the egress ledger (never sent to the model).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        sources: Vec<crate::ledger::Source>,
     },
 }
 
@@ -61,6 +67,9 @@ pub struct Image {
     pub media_type: String,
     /// Base64 of the bytes.
     pub data: String,
+    /// The file it came from, for the egress ledger (never sent to the model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// One message of the conversation.

@@ -66,6 +66,12 @@ pub struct ConnectionReport {
 /// Makes one minimal streamed request (a few output tokens, no tools, no retries) and reports the
 /// outcome by name. Costs a handful of tokens on a paid provider.
 pub async fn test_connection(provider: &Provider) -> ConnectionReport {
+    test_connection_within(provider, &folio_boundary::Boundary::open()).await
+}
+
+/// [`test_connection`] behind `boundary`: a provider the folder's local-only mode refuses is
+/// reported as failed, naming the setting, and no connection is opened.
+pub async fn test_connection_within(provider: &Provider, boundary: &folio_boundary::Boundary) -> ConnectionReport {
     let mut probe = provider.clone();
     probe.max_tokens = 16;
     probe.max_retries = 0;
@@ -78,7 +84,17 @@ pub async fn test_connection(provider: &Provider) -> ConnectionReport {
         tools: Vec::new(),
     };
     let result = match ModelClient::new(probe) {
-        Ok(client) => client.stream(&request, &CancellationToken::new(), &mut |_| {}).await.map(drop),
+        Ok(client) => client
+            .with_boundary(boundary.clone())
+            .stream_as(
+                crate::ledger::Purpose::ConnectionTest,
+                &request,
+                &CancellationToken::new(),
+                &mut |_| {},
+                &mut |_| {},
+            )
+            .await
+            .map(drop),
         Err(e) => Err(e),
     };
     let latency_ms = started.elapsed().as_millis() as u64;
@@ -123,6 +139,20 @@ pub fn vision_setup(
     runtime: &tokio::runtime::Handle,
     key_for: impl Fn(&Preset) -> Option<String>,
 ) -> Result<Option<VisionSetup>, String> {
+    vision_setup_within(mode, main, runtime, key_for, &folio_boundary::Boundary::open(), None)
+}
+
+/// [`vision_setup`] behind the folder's `boundary`, each vision request ledgered to `ledger`
+/// (`HostEvents::ledger_sink`, so the entries join the conversation's).
+pub fn vision_setup_within(
+    mode: &str,
+    main: &Provider,
+    runtime: &tokio::runtime::Handle,
+    key_for: impl Fn(&Preset) -> Option<String>,
+    boundary: &folio_boundary::Boundary,
+    ledger: Option<crate::ledger::LedgerSink>,
+) -> Result<Option<VisionSetup>, String> {
+    let guard = |client: crate::VisionClient| client.guarded(boundary.clone(), ledger.clone());
     let mode = mode.trim();
     if mode.is_empty() {
         return Ok(None);
@@ -130,7 +160,7 @@ pub fn vision_setup(
     if mode == "main" {
         // The main model sees images: `view_image` attaches them to its own turn, and scripts'
         // `env:vision.look` asks the same model (the documented behaviour of `--vision main`).
-        let client = crate::VisionClient::new(main.clone()).map_err(|e| e.to_string())?;
+        let client = guard(crate::VisionClient::new(main.clone()).map_err(|e| e.to_string())?);
         return Ok(Some(VisionSetup {
             seam: std::sync::Arc::new(crate::VisionSeam::MainModel),
             modules: vec![crate::vision_module(client, runtime.clone())],
@@ -141,9 +171,12 @@ pub fn vision_setup(
     })?;
     let preset = preset_named(name)?;
     let provider = preset.provider(Some(model), None, key_for(preset))?;
-    let client = crate::VisionClient::new(provider).map_err(|e| e.to_string())?;
+    let client = guard(crate::VisionClient::new(provider).map_err(|e| e.to_string())?);
     Ok(Some(VisionSetup {
-        seam: std::sync::Arc::new(crate::VisionSeam::Model { client: client.clone(), runtime: runtime.clone() }),
+        seam: std::sync::Arc::new(crate::VisionSeam::Model {
+            client: Box::new(client.clone()),
+            runtime: runtime.clone(),
+        }),
         modules: vec![crate::vision_module(client, runtime.clone())],
     }))
 }

@@ -67,6 +67,8 @@ pub struct Recorded {
     pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Value,
+    /// The body exactly as it arrived.
+    pub raw: Vec<u8>,
 }
 
 impl Recorded {
@@ -126,8 +128,9 @@ impl FakeServer {
                         }
                         buf.extend_from_slice(&chunk[..n]);
                     }
-                    let body = serde_json::from_slice(&buf[header_end..]).unwrap_or(Value::Null);
-                    recorded.lock().unwrap_or_else(PoisonError::into_inner).push(Recorded { path, headers, body });
+                    let raw = buf[header_end..].to_vec();
+                    let body = serde_json::from_slice(&raw).unwrap_or(Value::Null);
+                    recorded.lock().unwrap_or_else(PoisonError::into_inner).push(Recorded { path, headers, body, raw });
                     let reply =
                         replies.lock().unwrap_or_else(PoisonError::into_inner).pop_front().unwrap_or_else(|| {
                             Reply::status(500, "{\"error\":{\"message\":\"no more scripted replies\"}}")
@@ -176,6 +179,11 @@ impl FakeServer {
 
 fn event(name: &str, data: Value) -> Chunk {
     Chunk::Bytes(format!("event: {name}\ndata: {data}\n\n").into_bytes())
+}
+
+/// One `data:` event of an OpenAI-style stream, for tests scripting a server's own quirks.
+pub fn sse_data(value: Value) -> Chunk {
+    data(value)
 }
 
 fn data(data: Value) -> Chunk {

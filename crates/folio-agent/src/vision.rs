@@ -23,6 +23,19 @@ impl VisionClient {
         Ok(VisionClient { client: ModelClient::new(provider)? })
     }
 
+    /// The same client behind the folder's boundary, its requests ledgered to `ledger`.
+    pub fn guarded(
+        mut self,
+        boundary: folio_boundary::Boundary,
+        ledger: Option<crate::ledger::LedgerSink>,
+    ) -> VisionClient {
+        self.client = self.client.with_boundary(boundary);
+        if let Some(sink) = ledger {
+            self.client = self.client.with_ledger(sink);
+        }
+        self
+    }
+
     /// The model's answer to `prompt` about `image`.
     pub async fn look(&self, image: Image, prompt: &str, cancel: &CancellationToken) -> Result<String, AgentError> {
         let request = ModelRequest {
@@ -30,14 +43,17 @@ impl VisionClient {
             messages: vec![Message {
                 role: Role::User,
                 parts: vec![
-                    Part::Image { media_type: image.media_type, data: image.data },
+                    Part::Image { media_type: image.media_type, data: image.data, source: image.source },
                     Part::Text { text: prompt.to_owned() },
                 ],
                 compaction: false,
             }],
             tools: Vec::new(),
         };
-        let turn = self.client.stream(&request, cancel, &mut |_: &StreamEvent| {}).await?;
+        let turn = self
+            .client
+            .stream_as(crate::ledger::Purpose::Vision, &request, cancel, &mut |_: &StreamEvent| {}, &mut |_| {})
+            .await?;
         let answer = turn.message.text();
         if answer.trim().is_empty() {
             return Err(AgentError::NoAnswer { at: Box::new(self.client.provider().site()) });
@@ -53,8 +69,8 @@ pub enum VisionSeam {
     /// A separate vision model answers in words. `runtime` runs its calls; verbs call the seam
     /// from the blocking pool, where blocking on a runtime handle is allowed.
     Model {
-        /// The vision model.
-        client: VisionClient,
+        /// The vision model (boxed: a client with its boundary is large).
+        client: Box<VisionClient>,
         /// The runtime its calls run on.
         runtime: tokio::runtime::Handle,
     },
@@ -65,7 +81,7 @@ impl folio_env::Vision for VisionSeam {
         match self {
             VisionSeam::MainModel => Ok(folio_env::Sight::Attach),
             VisionSeam::Model { client, runtime } => {
-                let image = Image { media_type: media_type.to_owned(), data: encode(image) };
+                let image = Image { media_type: media_type.to_owned(), data: encode(image), source: None };
                 runtime
                     .block_on(client.look(image, prompt, &CancellationToken::new()))
                     .map(folio_env::Sight::Answer)
@@ -103,13 +119,16 @@ pub fn vision_module(client: VisionClient, runtime: tokio::runtime::Handle) -> f
                 return Err("look needs a prompt saying what to check — a blank question gets a blank look".to_owned());
             }
             let vpath = folio_vfs::VPath::parse(path).map_err(|e| e.to_string())?;
+            // A never-send image may be processed by the script, not shown to a model.
+            client.client.boundary().check_read(vpath.as_str()).map_err(|e| e.to_string())?;
             let bytes = ctx.fs.read(&vpath)?;
             let Some(media_type) = folio_env::sniff(&bytes).filter(|m| m.starts_with("image/")) else {
                 return Err(format!(
                     "{path} is not a PNG, JPEG, GIF or WebP image — rasterize documents first (env:render.rasterize) and look at the pages"
                 ));
             };
-            let image = Image { media_type: media_type.to_owned(), data: encode(&bytes) };
+            let image =
+                Image { media_type: media_type.to_owned(), data: encode(&bytes), source: Some(path.to_owned()) };
             let token = CancellationToken::new();
             let asked = {
                 let (token, prompt) = (token.clone(), prompt.to_owned());

@@ -61,9 +61,29 @@ pub(crate) struct AskArgs {
     /// Scripts import it as env:NAME.
     #[arg(long = "mcp", value_name = "NAME=COMMAND")]
     mcp: Vec<String>,
+    /// Allow only a model provider on this machine (localhost, 127.0.0.1, ::1 — Ollama, LM
+    /// Studio): anything else is refused before a connection is opened. The folder's and the
+    /// global stored settings apply too; the stricter wins.
+    #[arg(long)]
+    local_only: bool,
+    /// A path pattern whose contents never reach the model (repeatable, e.g. /clients/**), on
+    /// top of the folder's stored never-send list. Scripts may still read them locally.
+    #[arg(long = "never-send", value_name = "GLOB")]
+    never_send: Vec<String>,
     /// Print the event stream as JSON lines.
     #[arg(long)]
     json: bool,
+}
+
+/// The folder's boundary: the stored global and folder settings, with `--local-only` and
+/// `--never-send` added for this run.
+fn boundary(store: &Store, args: &AskArgs) -> Result<folio_boundary::Boundary> {
+    use folio_boundary::NetworkMode;
+    let global = if args.local_only { NetworkMode::LocalOnly } else { store.global_mode()? };
+    let own = store.folder_boundary(&args.folder)?;
+    let mut patterns = own.never_send;
+    patterns.extend(args.never_send.iter().cloned());
+    Ok(folio_boundary::Boundary::new(global, own.mode, &patterns)?)
 }
 
 fn first_line(text: &str) -> String {
@@ -91,18 +111,24 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
     let provider = preset
         .provider(args.model.as_deref(), args.base_url.as_deref(), key.map(|(k, _)| k))
         .map_err(|e| anyhow!(e))?;
+    // Refused here, before a conversation is created, when local-only mode forbids the provider.
+    let boundary = boundary(&store, &args)?;
+    boundary.check_url(folio_boundary::Crossing::Provider(preset.name), &provider.base_url)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let host_events = HostEvents::default();
-    let vision = folio_agent::vision_setup(args.vision.as_deref().unwrap_or(""), &provider, runtime.handle(), |p| {
-        secrets.get(p.name, p.key_env).0.map(|(k, _)| k)
-    })
+    let vision = folio_agent::vision_setup_within(
+        args.vision.as_deref().unwrap_or(""),
+        &provider,
+        runtime.handle(),
+        |p| secrets.get(p.name, p.key_env).0.map(|(k, _)| k),
+        &boundary,
+        Some(host_events.ledger_sink()),
+    )
     .map_err(|e| anyhow!(e))?;
     let (seam, extra) = match vision {
         Some(v) => (Some(v.seam), v.modules),
         None => (None, Vec::new()),
     };
-    // The folder's boundary: open until the stored one is wired here (the lead's merge).
-    let boundary = folio_host::mcp::Boundary::open();
     let mounted =
         crate::mcp::mount_for_run(&state_root, &args.mcp, &args.folder, &boundary, &secrets, runtime.handle())?;
     let host = Host::builder().state_dir(Some(state_root)).modules(extra).mcp(mounted).build()?;
@@ -141,10 +167,10 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
         (None, None) => return Err(anyhow!("nothing to ask — hint: folio ask FOLDER \"what to do\"")),
     };
 
-    let tools = Arc::new(EnvTools::new(env.clone(), host_events));
+    let tools = Arc::new(EnvTools::new(env.clone(), host_events).with_boundary(boundary.clone()));
     let system = folio_agent::system_prompt(&folio_env::preamble(&env));
     let agent = Agent::new(
-        ModelClient::new(provider)?,
+        ModelClient::new(provider)?.with_boundary(boundary),
         tools,
         AgentConfig { system, max_turns: args.max_turns, ..AgentConfig::default() },
     );

@@ -6,6 +6,7 @@ mod ask;
 mod bench;
 mod changes;
 mod doctor;
+mod ledger;
 mod mcp;
 mod progress;
 mod run;
@@ -95,6 +96,11 @@ enum Command {
     /// reply and tool calls. Edits stay pending (review them with `folio status`). Without PROMPT,
     /// `--conversation ID` continues a run that stopped at the turn limit.
     Ask(ask::AskArgs),
+    /// Print what was sent to the model in a conversation over FOLDER (the latest, unless
+    /// --conversation): each request's provider, model, endpoint, body size and SHA-256, and what
+    /// it carried — message text, tool results with the files and ranges they came from, images
+    /// with their source paths.
+    Ledger(ledger::LedgerArgs),
     /// Run SCRIPT (a VFS path such as /scripts/tally.js) in the working environment over FOLDER,
     /// exactly as the agent's run_script would, streaming its console lines to stderr. Prints the
     /// result (or, with --json, the whole run); exits 1 when the script fails. Its edits stay
@@ -163,6 +169,7 @@ fn main() -> ExitCode {
             verbs::run(cli.state_dir, &folder, read_only, read_only_folder, run_budget_ms, answers)
         }
         Command::Ask(args) => ask::run(cli.state_dir, args),
+        Command::Ledger(args) => ledger::run(cli.state_dir, args),
         Command::Run { folder, script, args, timeout_ms, run_budget_ms, read_only_folder, json } => {
             run::run(run::RunArgs {
                 state_dir: cli.state_dir,

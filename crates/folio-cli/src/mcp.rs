@@ -116,7 +116,14 @@ pub(crate) fn run(state_dir: Option<PathBuf>, command: McpCommand) -> Result<Exi
             let transport = server.resolve(&lookup).map_err(|e| anyhow!(e))?;
             let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
             let target = mcp::Server { name: name.clone(), transport };
-            let (_module, report) = runtime.block_on(mcp::mount_one(&target, &Boundary::open()));
+            // Asked of the boundary a run would have: the stored global mode, and the server's
+            // folder's own settings when it belongs to one.
+            let store = folio_store::Store::open(&root.join("folio.sqlite"))?;
+            let boundary = match &server.scope {
+                Scope::Folder(folder) => store.boundary(folder)?,
+                Scope::Global => Boundary::new(store.global_mode()?, folio_host::mcp::NetworkMode::Open, &[])?,
+            };
+            let (_module, report) = runtime.block_on(mcp::mount_one(&target, &boundary));
             match report.error {
                 None => {
                     println!(

@@ -465,3 +465,75 @@ async fn vision_main_offers_view_image_and_attaches_the_image() {
     let third = &server.requests()[2].body;
     assert!(third["tools"].as_array().unwrap().iter().all(|t| t["name"] != "view_image"), "absent unless wired");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_only_never_send_and_the_ledger_through_the_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    std::fs::create_dir_all(folder.join("clients")).unwrap();
+    std::fs::create_dir_all(folder.join("inbox")).unwrap();
+    std::fs::write(folder.join("clients/acme.csv"), "client,fee\nacme-secret,5000\n").unwrap();
+    std::fs::write(folder.join("inbox/sales.csv"), "region,amount\nnorth,10\n").unwrap();
+    let state = tmp.path().join("state");
+    let server = FakeServer::start(vec![
+        Reply::sse(openai("", &[("c1", "read_file", json!({"path": "/clients/acme.csv"}))], 10)),
+        Reply::sse(openai("", &[("c2", "read_file", json!({"path": "/inbox/sales.csv"}))], 10)),
+        Reply::sse(openai("North sold 10.", &[], 10)),
+    ])
+    .await
+    .unwrap();
+    let port = server.base.rsplit(':').next().unwrap().to_owned();
+    let args = |base: &str, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = vec![
+            "--state-dir".into(),
+            state.display().to_string(),
+            "ask".into(),
+            folder.display().to_string(),
+            "Sales?".into(),
+        ];
+        v.extend(["--provider", "ollama", "--model", "llama3.1", "--base-url", base].iter().map(|s| s.to_string()));
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    // Local-only refuses a base URL off loopback (0.0.0.0 would reach this listener) before connecting.
+    let out = folio(args(&format!("http://0.0.0.0:{port}/v1"), &["--local-only"]), vec![]).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("is not on this machine, and the global local-only setting is on — nothing was sent"),
+        "{stderr}"
+    );
+    assert_eq!(server.requests().len(), 0, "nothing reached the listener");
+
+    // On loopback it runs; the never-send file is refused to the model.
+    let loopback = format!("http://127.0.0.1:{port}/v1");
+    let out = folio(args(&loopback, &["--local-only", "--never-send", "/clients/**", "--json"]), vec![]).await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let received = server.requests();
+    assert_eq!(received.len(), 3);
+    assert!(received.iter().all(|r| !String::from_utf8_lossy(&r.raw).contains("acme-secret")));
+    assert!(String::from_utf8_lossy(&received[1].raw).contains("never-send list"));
+
+    // `folio ledger` prints what was sent: the exact bodies' hashes, and where results came from.
+    let ledger = |extra: &[&str]| {
+        let mut v =
+            vec!["--state-dir".to_owned(), state.display().to_string(), "ledger".into(), folder.display().to_string()];
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let out = folio(ledger(&["--json"]), vec![]).await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let entries = lines(&out);
+    assert_eq!(entries.len(), 3);
+    for (entry, got) in entries.iter().zip(&received) {
+        assert_eq!(entry["bodySha256"].as_str().unwrap(), folio_agent::sha256_hex(&got.raw));
+        assert_eq!(entry["model"], "llama3.1");
+    }
+    let out = folio(ledger(&["--turn", "1"]), vec![]).await;
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("3 model request(s)"), "{text}");
+    assert!(text.contains("tool result read_file c2") && text.contains("from /inbox/sales.csv"), "{text}");
+    assert!(text.contains("tool result read_file c1 [error]"), "{text}");
+    let out = folio(ledger(&["--turn", "2"]), vec![]).await;
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0 model request(s)"));
+}

@@ -45,6 +45,20 @@ pub enum StoreError {
         /// What was missing, and the event.
         detail: String,
     },
+    /// A boundary setting that cannot be saved or read back: a never-send pattern that is not a
+    /// path pattern, or a stored value that is not a network mode. Nothing was written.
+    #[error("{0}")]
+    Boundary(#[from] folio_boundary::BoundaryError),
+    /// A stored boundary setting that does not parse (written by another Folio, or by hand).
+    #[error(
+        "the stored boundary setting {key} is not valid ({detail}) — hint: set it again in Settings → Privacy, or with `folio ask --local-only`"
+    )]
+    BadSetting {
+        /// The settings key.
+        key: String,
+        /// What is wrong.
+        detail: String,
+    },
 }
 
 const MIGRATIONS: &[&str] =

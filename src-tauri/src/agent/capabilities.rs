@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use std::sync::PoisonError;
 
 use folio_host::mcp::{
-    self, Boundary, McpConfig, Mounted, Scope, ServerConfig, Setting, SettingKind, SettingValue, TransportConfig,
+    self, Boundary, McpConfig, Mounted, NetworkMode, Scope, ServerConfig, Setting, SettingKind, SettingValue,
+    TransportConfig,
 };
-use folio_store::Secrets;
+use folio_store::{Secrets, Store};
 use tauri::State;
 
 use crate::api::*;
@@ -25,10 +26,18 @@ fn root(state_dir: Option<&Path>) -> Result<PathBuf, String> {
     }
 }
 
-/// The folder's boundary for MCP mounts. Open until the stored per-folder boundary is wired here
-/// (issue 16's local-only setting, persisted by folio-store).
-fn boundary(_folder: Option<&Path>) -> Boundary {
-    Boundary::open()
+/// The boundary MCP mounts ask first: the stored global mode and, for a folder, its own settings
+/// (folio-store). A store that cannot be read counts as local-only: never less strict than what
+/// the person set.
+fn boundary(root: &Path, folder: Option<&Path>) -> Boundary {
+    let stored = Store::open(&root.join("folio.sqlite")).map_err(|e| e.to_string()).and_then(|store| match folder {
+        Some(folder) => store.boundary(folder).map_err(|e| e.to_string()),
+        None => store
+            .global_mode()
+            .map_err(|e| e.to_string())
+            .and_then(|mode| Boundary::new(mode, NetworkMode::Open, &[]).map_err(|e| e.to_string())),
+    });
+    stored.unwrap_or_else(|_| Boundary::new(NetworkMode::LocalOnly, NetworkMode::Open, &[]).unwrap_or_default())
 }
 
 fn lookup(secrets: &Secrets) -> impl Fn(&str) -> Option<String> + '_ {
@@ -43,7 +52,14 @@ pub fn mount_for(folder: &Path, state_dir: Option<&Path>) -> Mounted {
     };
     let secrets = super::settings::secrets_for(&root);
     let tauri::async_runtime::RuntimeHandle::Tokio(handle) = tauri::async_runtime::handle();
-    mcp::mount_for_folder(Some(&root), Vec::new(), Some(folder), &boundary(Some(folder)), &lookup(&secrets), &handle)
+    mcp::mount_for_folder(
+        Some(&root),
+        Vec::new(),
+        Some(folder),
+        &boundary(&root, Some(folder)),
+        &lookup(&secrets),
+        &handle,
+    )
 }
 
 /// One doctor row per server in scope for `folder` (every global one without a folder),
@@ -54,7 +70,8 @@ pub fn doctor_rows(state_dir: Option<&Path>, folder: Option<&Path>) -> Vec<Docto
     };
     let secrets = super::settings::secrets_for(&root);
     let tauri::async_runtime::RuntimeHandle::Tokio(handle) = tauri::async_runtime::handle();
-    let mounted = mcp::mount_for_folder(Some(&root), Vec::new(), folder, &boundary(folder), &lookup(&secrets), &handle);
+    let mounted =
+        mcp::mount_for_folder(Some(&root), Vec::new(), folder, &boundary(&root, folder), &lookup(&secrets), &handle);
     mounted
         .rows()
         .into_iter()
@@ -249,7 +266,7 @@ pub async fn test(root: &Path, form: &McpServerForm) -> CapabilitiesTestResponse
         Scope::Global => None,
     };
     let target = mcp::Server { name: server.name.clone(), transport };
-    let (_module, report) = mcp::mount_one(&target, &boundary(folder)).await;
+    let (_module, report) = mcp::mount_one(&target, &boundary(root, folder)).await;
     CapabilitiesTestResponse {
         ok: report.error.is_none(),
         tried: report.tried,

@@ -182,6 +182,9 @@ impl Mapper {
             AgentEvent::Error { message } => {
                 N::Error { message: message.clone(), missing: missing_capability(message) }
             }
+            // The ledger's entries are stored with the conversation; the transcript's panel for
+            // them is not wired in this version.
+            AgentEvent::ModelRequest { .. } => return None,
         })
     }
 

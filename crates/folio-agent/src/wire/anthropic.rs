@@ -18,7 +18,7 @@ pub(crate) fn body(req: &ModelRequest, model: &str, max_tokens: u32) -> Value {
                 .iter()
                 .map(|p| match p {
                     Part::Text { text } => json!({"type": "text", "text": text}),
-                    Part::Image { media_type, data } => {
+                    Part::Image { media_type, data, .. } => {
                         json!({"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data}})
                     }
                     // Anthropic takes only an object here. Arguments that were not one (broken

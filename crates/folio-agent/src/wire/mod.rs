@@ -198,6 +198,7 @@ pub fn heal(messages: &[Message]) -> Vec<Message> {
                     content: "No result: this call was interrupted before it finished.".to_owned(),
                     is_error: true,
                     images: Vec::new(),
+                    sources: Vec::new(),
                 })
                 .collect();
             if !orphans.is_empty() {

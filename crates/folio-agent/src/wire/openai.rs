@@ -1,6 +1,17 @@
 //! OpenAI Chat Completions and compatibles: request body and stream chunks (`choices[].delta`
 //! with `content` and `tool_calls` fragments assembled by index, a final usage chunk with
 //! `stream_options.include_usage`, then `data: [DONE]`).
+//!
+//! The local servers' streams differ from OpenAI's, and the parser takes them as they are:
+//! - **Ollama** sends a whole tool call in one chunk, older versions without `index` (several
+//!   calls in one chunk then all look like call 0), `arguments` sometimes as a JSON object rather
+//!   than a string, and `finish_reason: "stop"` after tool calls.
+//! - **LM Studio** repeats the call's `id` (and an empty `name`) on every argument fragment, and
+//!   can send an empty `id`.
+//!
+//! So: a call without `index` that names an id or a tool is a new call, one without is more of
+//! the last; a call whose `id` differs from the one already at its `index` is a new call; object
+//! arguments are serialised; and `stop` after tool calls means the model wants them run.
 
 use serde_json::{Value, json};
 
@@ -61,7 +72,7 @@ pub(crate) fn body(req: &ModelRequest, model: &str, max_tokens: u32, param: Toke
                             }
                         }
                         Part::Text { text } => content.push(json!({"type": "text", "text": text})),
-                        Part::Image { media_type, data } => content
+                        Part::Image { media_type, data, .. } => content
                             .push(json!({"type": "image_url", "image_url": {"url": format!("data:{media_type};base64,{data}")}})),
                         Part::ToolUse { .. } => {}
                     }
@@ -100,7 +111,46 @@ pub(crate) fn body(req: &ModelRequest, model: &str, max_tokens: u32, param: Toke
 }
 
 #[derive(Default)]
-pub(crate) struct Parser;
+pub(crate) struct Parser {
+    /// The call id at each position so far (empty when the server sent none).
+    ids: Vec<(usize, String)>,
+    /// A server's `index` moved to another position (a second call that also said `index: 0`).
+    moved: Vec<(usize, usize)>,
+    /// The position of the last call seen, for fragments that name none.
+    last: Option<usize>,
+}
+
+impl Parser {
+    fn next_free(&self) -> usize {
+        self.ids.iter().map(|(i, _)| i + 1).max().unwrap_or(0)
+    }
+
+    /// The position of a tool-call fragment, by the rules in the module's documentation.
+    fn position(&mut self, index: Option<usize>, id: &str, name: &str) -> usize {
+        let known = |s: &Parser, id: &str| s.ids.iter().find(|(_, k)| !id.is_empty() && k == id).map(|(i, _)| *i);
+        let at = match index {
+            Some(i) => match self.ids.iter().find(|(at, _)| *at == i) {
+                Some((_, other)) if !id.is_empty() && !other.is_empty() && other != id => {
+                    let to = known(self, id).unwrap_or_else(|| self.next_free());
+                    self.moved.retain(|(from, _)| *from != i);
+                    self.moved.push((i, to));
+                    to
+                }
+                _ if id.is_empty() => self.moved.iter().find(|(from, _)| *from == i).map_or(i, |(_, to)| *to),
+                _ => i,
+            },
+            None if id.is_empty() && name.is_empty() => self.last.unwrap_or(0),
+            None => known(self, id).unwrap_or_else(|| self.next_free()),
+        };
+        match self.ids.iter_mut().find(|(i, _)| *i == at) {
+            Some((_, known_id)) if known_id.is_empty() => id.clone_into(known_id),
+            Some(_) => {}
+            None => self.ids.push((at, id.to_owned())),
+        }
+        self.last = Some(at);
+        at
+    }
+}
 
 impl WireParser for Parser {
     fn parse(&mut self, event: &SseEvent) -> Result<Vec<StreamEvent>, WireError> {
@@ -130,18 +180,25 @@ impl WireParser for Parser {
                 out.push(StreamEvent::TextDelta(text.to_owned()));
             }
             for call in delta["tool_calls"].as_array().into_iter().flatten() {
-                let index = call["index"].as_u64().unwrap_or(0) as usize;
                 let id = call["id"].as_str().unwrap_or_default();
                 let name = call["function"]["name"].as_str().unwrap_or_default();
+                let index = self.position(call["index"].as_u64().map(|i| i as usize), id, name);
                 if !id.is_empty() || !name.is_empty() {
                     out.push(StreamEvent::ToolStart { index, id: id.to_owned(), name: name.to_owned() });
                 }
-                if let Some(fragment) = call["function"]["arguments"].as_str().filter(|a| !a.is_empty()) {
-                    out.push(StreamEvent::ToolInputDelta { index, fragment: fragment.to_owned() });
+                let fragment = match &call["function"]["arguments"] {
+                    Value::String(s) => s.clone(),
+                    Value::Null => String::new(),
+                    // Ollama: the arguments as the object itself.
+                    other => other.to_string(),
+                };
+                if !fragment.is_empty() {
+                    out.push(StreamEvent::ToolInputDelta { index, fragment });
                 }
             }
             if let Some(reason) = choice["finish_reason"].as_str() {
                 out.push(StreamEvent::Stop(match reason {
+                    "stop" if !self.ids.is_empty() => StopReason::ToolUse,
                     "stop" => StopReason::EndTurn,
                     "tool_calls" | "function_call" => StopReason::ToolUse,
                     "length" => StopReason::MaxTokens,

@@ -6,7 +6,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 fn png() -> Image {
-    Image { media_type: "image/png".into(), data: "iVBORw0KGgo=".into() }
+    Image { media_type: "image/png".into(), data: "iVBORw0KGgo=".into(), source: None }
 }
 
 #[tokio::test]
@@ -60,6 +60,7 @@ fn tool_results_carry_images_in_each_format() {
                 content: "rendered page 2".into(),
                 is_error: false,
                 images: vec![png()],
+                sources: vec![],
             }],
             compaction: false,
         },
@@ -137,7 +138,7 @@ async fn view_image_asks_a_separate_vision_model_in_words() {
     let vision = VisionClient::new(Provider::new(WireFormat::OpenAi, format!("{}/v1", eyes.base), "vision")).unwrap();
     let env = env_with(folio_env::EnvOptions {
         vision: Some(std::sync::Arc::new(folio_agent::VisionSeam::Model {
-            client: vision,
+            client: Box::new(vision),
             runtime: tokio::runtime::Handle::current(),
         })),
         ..Default::default()

@@ -32,8 +32,8 @@ mod config;
 
 use std::time::{Duration, Instant};
 
-pub use folio_boundary::Boundary;
 use folio_boundary::Crossing;
+pub use folio_boundary::{Boundary, NetworkMode};
 use folio_mcp::{ListedTool, McpTransport, mount_mcp_listed};
 use folio_render::Capability;
 use folio_script::NativeModule;
