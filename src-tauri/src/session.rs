@@ -158,7 +158,7 @@ impl Session {
         };
         // The host's own error says it is a Folio bug and what to report.
         // The MCP servers in scope for this folder, each env:<name> (one that fails is a warning).
-        let mcp = crate::agent::capabilities::mount_for(folder, state_dir.as_deref());
+        let mcp = crate::agent::mcp_mount::mount_for(folder, state_dir.as_deref());
         let host = Host::builder().state_dir(state_dir).modules(modules).mcp(mcp).build().map_err(|e| e.to_string())?;
         let seams = Seams {
             on_progress: Some(on_progress),

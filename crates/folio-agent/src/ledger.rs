@@ -24,20 +24,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::Site;
+pub use crate::message::Source;
 use crate::message::{ModelRequest, Part, Role};
 use crate::wire::heal;
-
-/// Where a tool result's content came from: a file, and which part of it when not all.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Source {
-    /// The VFS path (`/data/q3.csv`).
-    pub path: String,
-    /// Which part was read (`lines 1–200`, `page 3`, `matches on lines 4, 9`); `None` for the
-    /// whole file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub range: Option<String>,
-}
 
 /// Why a request was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -56,7 +56,7 @@ pub enum Part {
         images: Vec<Image>,
         /// The files the content came from, for the egress ledger (never sent to the model).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        sources: Vec<crate::ledger::Source>,
+        sources: Vec<Source>,
     },
 }
 
@@ -165,4 +165,16 @@ pub struct ModelRequest {
     pub messages: Vec<Message>,
     /// The tools on offer (none for a compaction call).
     pub tools: Vec<ToolDef>,
+}
+
+/// Where a tool result's content came from: a file, and which part of it when not all.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Source {
+    /// The VFS path (`/data/q3.csv`).
+    pub path: String,
+    /// Which part was read (`lines 1–200`, `page 3`, `matches on lines 4, 9`); `None` for the
+    /// whole file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<String>,
 }

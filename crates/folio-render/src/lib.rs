@@ -48,6 +48,7 @@ pub mod discovery;
 pub mod doctor;
 mod error;
 pub mod images;
+mod limits;
 pub mod office;
 pub mod office_server;
 pub mod ops;

@@ -41,7 +41,7 @@ use image::DynamicImage;
 use serde::Serialize;
 
 use crate::error::{RenderError, Result};
-use crate::images::ImageLimits;
+use crate::limits::ImageLimits;
 
 /// The most pages [`describe`] lists; a file with more says so (`more_pages`).
 pub const MAX_PAGES: usize = 10_000;

@@ -9,7 +9,7 @@ use crate::api::{DoctorGetResponse, DoctorRow};
 /// Every row, the provider last. Loads PDFium and asks the external tools for their versions
 /// afresh (refreshing the doctor cache folders open with), so call it off the UI thread.
 pub fn rows(state_dir: Option<PathBuf>, settings: &Settings, folder: Option<&std::path::Path>) -> DoctorGetResponse {
-    let mcp = super::capabilities::doctor_rows(state_dir.as_deref(), folder);
+    let mcp = super::mcp_mount::doctor_rows(state_dir.as_deref(), folder);
     let (capabilities, warnings) = folio_host::probe_doctor(state_dir);
     let ready = folio_render::doctor::ready(&capabilities);
     let mut rows: Vec<DoctorRow> = capabilities

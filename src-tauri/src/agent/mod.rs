@@ -7,6 +7,7 @@ pub mod capabilities;
 pub mod commands;
 pub mod doctor;
 pub mod handoff;
+pub mod mcp_mount;
 pub mod notify;
 pub mod runtime;
 pub mod settings;
