@@ -366,6 +366,31 @@ impl Renderer {
         }
     }
 
+    /// The pages a call renders out of a document's `count`: a list longer than the per-call
+    /// limit is refused, "all" of a longer document is cut to the limit with a warning naming
+    /// how to ask for the rest.
+    fn select_pages(&self, name: &str, asked: &Pages, count: u32, warnings: &mut Vec<String>) -> Result<Vec<u32>> {
+        Ok(match asked {
+            Pages::List(list) if list.len() > self.max_pages as usize => {
+                return Err(bad(format!(
+                    "{} pages requested, the limit is {} per call — hint: split the list into several calls",
+                    list.len(),
+                    self.max_pages
+                )));
+            }
+            Pages::List(list) => list.clone(),
+            Pages::All if count > self.max_pages => {
+                warnings.push(format!(
+                        "{name} has {count} pages; rendered pages 1–{} only (the per-call limit) — pass pages: [{}, …] for the rest",
+                        self.max_pages,
+                        self.max_pages + 1
+                    ));
+                (1..=self.max_pages).collect()
+            }
+            Pages::All => (1..=count).collect(),
+        })
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn pdf_pages(
         &self,
@@ -379,25 +404,7 @@ impl Renderer {
     ) -> Result<RasterSummary> {
         let count = crate::pdf::page_count(engine, name, bytes)?;
         let mut warnings = Vec::new();
-        let pages = match &opts.pages {
-            Pages::List(list) if list.len() > self.max_pages as usize => {
-                return Err(bad(format!(
-                    "{} pages requested, the limit is {} per call — hint: split the list into several calls",
-                    list.len(),
-                    self.max_pages
-                )));
-            }
-            Pages::List(list) => list.clone(),
-            Pages::All if count > self.max_pages => {
-                warnings.push(format!(
-                    "{name} has {count} pages; rendered pages 1–{} only (the per-call limit) — pass pages: [{}, …] for the rest",
-                    self.max_pages,
-                    self.max_pages + 1
-                ));
-                (1..=self.max_pages).collect()
-            }
-            Pages::All => (1..=count).collect(),
-        };
+        let pages = self.select_pages(name, &opts.pages, count, &mut warnings)?;
         let format = opts.format.unwrap_or(ImageFormat::Png);
         let req = PageRequest {
             pages,
@@ -453,25 +460,7 @@ impl Renderer {
         let info = crate::tiff::describe(name, bytes)?;
         let count = info.pages.len() as u32;
         let mut warnings = Vec::new();
-        let pages: Vec<u32> = match &opts.pages {
-            Pages::List(list) if list.len() > self.max_pages as usize => {
-                return Err(bad(format!(
-                    "{} pages requested, the limit is {} per call — hint: split the list into several calls",
-                    list.len(),
-                    self.max_pages
-                )));
-            }
-            Pages::List(list) => list.clone(),
-            Pages::All if count > self.max_pages => {
-                warnings.push(format!(
-                    "{name} has {count} pages; rendered pages 1–{} only (the per-call limit) — pass pages: [{}, …] for the rest",
-                    self.max_pages,
-                    self.max_pages + 1
-                ));
-                (1..=self.max_pages).collect()
-            }
-            Pages::All => (1..=count).collect(),
-        };
+        let pages = self.select_pages(name, &opts.pages, count, &mut warnings)?;
         // Everything refusable is refused before the first page is handed on.
         let mut megapixels = 0.0;
         for &p in &pages {

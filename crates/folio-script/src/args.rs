@@ -180,7 +180,7 @@ mod tests {
                 inline,
                 Some(r#"{"input":"x","format":"a4","a":1}"#),
                 Some(format!(
-                    "note: this script's JSDoc declares args {{ input: string, 'format'?: string; opts?: {{ a: number, b: string }} }}; got {{ a, format, input }} (unexpected `a`). {tail}"
+                    "note: this script's JSDoc declares args {{ input: string, 'format'?: string; opts?: {{ a: number, b: string }} }}; got {{ input, format, a }} (unexpected `a`). {tail}"
                 )),
             ),
             ("an index signature accepts extra keys", open, Some(r#"{"input":"x","more":1}"#), None),

@@ -49,7 +49,7 @@ const CASES: &[(&str, &str, &str)] = &[
     (
         "readdir entries",
         "return await fs.readdir('/inbox');",
-        r#"[{"kind":"dir","name":"deep","size":0},{"kind":"file","name":"a1.csv","size":6},"#,
+        r#"[{"name":"deep","kind":"dir","size":0},{"name":"a1.csv","kind":"file","size":6},"#,
     ),
     (
         "stat",

@@ -223,7 +223,7 @@ fn library_classes_construct_with_new_subclass_and_stream_a_real_archive() {
     let r = run_on(&zip_engine(), t.clone(), src);
     assert_eq!(
         outcome(&r),
-        r#"{"files":{"docs/notes.txt":"first part, last part","raw.txt":"stored as is"},"inflated":"abcabcabcabc","instances":[true,true,true,true,true],"names":["Zip","function",8,true],"pushed":12}"#
+        r#"{"instances":[true,true,true,true,true],"names":["Zip","function",8,true],"files":{"docs/notes.txt":"first part, last part","raw.txt":"stored as is"},"inflated":"abcabcabcabc","pushed":12}"#
     );
 
     let bytes = t.read(&vp("/out/streamed.zip")).unwrap();

@@ -41,7 +41,7 @@ fn no_host_state_is_reachable() {
         "import * as fs from 'env:fs';\nimport fsd from 'env:fs';\nimport * as std from 'env:std';\nimport * as assert from 'env:assert';\nimport * as self from './main.js';\n{HUNTER}\nexport default async function main() {{\n  let caught, nonError;\n  try {{ await fs.readFile('/missing'); }} catch (e) {{ caught = e; }}\n  try {{ assert.fail('x'); }} catch (e) {{ nonError = e; }}\n  const p = fs.readdir('/');\n  const roots = {{ globalThis, fs, fsd, std, assert, self, entries: await p, stat: await fs.stat('/data'), parsed: std.json.parse('{{\"a\":{{\"b\":[1]}}}}'), bytes: await fs.readBytes('/data/x.txt'), caught, nonError, p, console }};\n  for (const name of Object.getOwnPropertyNames(globalThis)) walk(globalThis[name], name, 0);\n  walk(roots, 'roots', 0);\n  return {{ escapes, enough: visited > 200, promiseIsLocal: p instanceof Promise, errorIsLocal: caught instanceof Error }};\n}}"
     );
     let r = run_with(&src, &[("/data/x.txt", "x")], None, RunOptions::default());
-    assert_eq!(outcome(&r), r#"{"enough":true,"errorIsLocal":true,"escapes":[],"promiseIsLocal":true}"#);
+    assert_eq!(outcome(&r), r#"{"escapes":[],"enough":true,"promiseIsLocal":true,"errorIsLocal":true}"#);
 }
 
 #[test]
@@ -180,5 +180,5 @@ fn a_library_namespace_its_classes_and_instances_lead_nowhere() {
     let t = tree(&[]);
     t.write(&vp("/scripts/main.js"), src.as_bytes()).unwrap();
     let r = engine.run_blocking(Arc::new(TreeFs::new(t)), &vp("/scripts/main.js"), None, RunOptions::default());
-    assert_eq!(outcome(&r), r#"{"direct":"undefined","enough":true,"escapes":[]}"#);
+    assert_eq!(outcome(&r), r#"{"escapes":[],"enough":true,"direct":"undefined"}"#);
 }

@@ -69,6 +69,33 @@ fn records_are_read_in_pages_with_the_header_rules() {
     assert!(out["big"].as_str().unwrap().contains("page with"), "{out}");
 }
 
+/// Records keep the sheet's column order both ways: read back in the order the columns stand,
+/// and written in the order a record's keys were given (never alphabetical).
+#[test]
+fn records_keep_column_order_in_and_out() {
+    let src = r#"
+        import { write, read, readRows, fromCsv } from 'env:spreadsheets';
+        import * as fs from 'env:fs';
+        export default async function () {
+            await write('/out/r.xlsx', [{ zone: 'N', revenue: 10, month: 'Jan', area: 3 }]);
+            const back = await read('/out/r.xlsx');
+            await fs.writeFile('/in/c.csv', 'Zeta,alpha,Mid\n1,2,3\n');
+            await fromCsv('/in/c.csv', '/out/c.xlsx');
+            const csv = await read('/in/c.csv');
+            return { written: (await readRows('/out/r.xlsx', { limit: 1 }))[0], keys: Object.keys(back.rows[0]),
+                     headers: back.headers, csvKeys: Object.keys(csv.rows[0]),
+                     fromCsv: Object.keys((await read('/out/c.xlsx')).rows[0]) };
+        }"#;
+    let (_, out) = run(&[], src);
+    let out = out.unwrap();
+    let order = json!(["zone", "revenue", "month", "area"]);
+    assert_eq!(out["written"], order, "{out}");
+    assert_eq!(out["keys"], order, "{out}");
+    assert_eq!(out["headers"], order, "{out}");
+    assert_eq!(out["csvKeys"], json!(["Zeta", "alpha", "Mid"]), "{out}");
+    assert_eq!(out["fromCsv"], json!(["Zeta", "alpha", "Mid"]), "{out}");
+}
+
 #[test]
 fn csv_arrives_in_utf16_cp1252_and_with_cr_only_lines() {
     let mut utf16 = vec![0xFF, 0xFE];
