@@ -275,7 +275,9 @@ fn never_send_is_refused_in_a_desktop_turn_and_the_ledger_shown_is_what_was_rece
     let rows = sent(&app, &reply.conversation_id);
     assert_eq!(rows.len(), 2, "one row per request");
     assert_rows_are_what_was_received(&rows, &server);
-    assert!(rows.iter().all(|r| r.purpose == SentPurpose::Turn && r.turn == 1 && r.provider == "ollama"));
+    let said: Vec<(SentPurpose, u32, &str, &str)> =
+        rows.iter().map(|r| (r.purpose, r.turn, r.provider.as_str(), r.model.as_str())).collect();
+    assert_eq!(said, [(SentPurpose::Turn, 1, "OpenAI-compatible", "fake-model"); 2], "{said:?}");
     assert!(rows[0].endpoint.ends_with("/v1/chat/completions"), "{}", rows[0].endpoint);
     let results: Vec<&SentItem> = rows[1].items.iter().filter(|i| i.kind == SentItemKind::ToolResult).collect();
     assert_eq!(results.len(), 2, "{:?}", rows[1].items);

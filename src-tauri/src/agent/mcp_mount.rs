@@ -76,7 +76,7 @@ fn failed(name: &str, error: String) -> Mounted {
 /// The servers in scope for `folder` (every global one without a folder) under `root`, mounted
 /// on `handle` behind the stored boundary, or — when it cannot be read — with every server off
 /// this machine refused by that reason.
-fn mount(root: &Path, folder: Option<&Path>, handle: &tokio::runtime::Handle) -> Mounted {
+fn mount(root: &Path, folder: Option<&Path>, handle: &tauri::async_runtime::TokioHandle) -> Mounted {
     let secrets = super::settings::secrets_for(root);
     let reason = match boundary(root, folder) {
         Ok(stored) => return mcp::mount_for_folder(Some(root), Vec::new(), folder, &stored, &lookup(&secrets), handle),

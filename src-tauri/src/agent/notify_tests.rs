@@ -193,14 +193,14 @@ fn a_stored_transcript_replays_as_it_streamed() {
 #[test]
 fn a_model_request_is_a_what_was_sent_row_live_and_replayed() {
     let stored = json!({"type": "model_request", "entry": {
-        "turn": 2, "call": 1, "purpose": "turn", "attempt": 1, "provider": "ollama", "model": "m",
-        "endpoint": "http://127.0.0.1:9/v1/chat/completions", "bodyBytes": 1234, "bodySha256": "ab12",
-        "tools": ["read_file"],
-        "items": [
-            {"kind": "text", "role": "user", "text": "Which quarter led?"},
-            {"kind": "toolResult", "id": "r1", "name": "read_file", "text": "q,total\nQ2,12", "isError": false,
-             "sources": [{"path": "/sales.csv", "range": "lines 1–2"}]}
-        ]}});
+    "turn": 2, "call": 1, "purpose": "turn", "attempt": 1, "provider": "ollama", "model": "m",
+    "endpoint": "http://127.0.0.1:9/v1/chat/completions", "bodyBytes": 1234, "bodySha256": "ab12",
+    "tools": ["read_file"],
+    "items": [
+        {"kind": "text", "role": "user", "text": "Which quarter led?"},
+        {"kind": "toolResult", "id": "r1", "name": "read_file", "text": "q,total\nQ2,12", "isError": false,
+         "sources": [{"path": "/sales.csv", "range": "lines 1–2"}]}
+    ]}});
     let event: AgentEvent = serde_json::from_value(stored.clone()).unwrap();
     let live = Mapper::default().map(&event).unwrap();
     let replayed = Mapper::default().replay(&stored).unwrap();
