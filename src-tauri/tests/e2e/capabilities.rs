@@ -80,7 +80,8 @@ async fn an_mcp_server_added_in_settings_is_called_from_a_conversations_script()
     app.wait_for("#mcp-empty").await;
     type_into(&app, "#mcp-name", "everything").await;
     type_into(&app, "#mcp-command", "node").await;
-    type_into(&app, "#mcp-args", &format!("{}\nstdio", entry.display())).await;
+    // WebKitWebDriver drops a typed "\n"; Enter (U+E007) makes the new line.
+    type_into(&app, "#mcp-args", &format!("{}\u{E007}stdio", entry.display())).await;
     app.click("#mcp-add-setting").await;
     type_into(&app, ".mcp-setting-name", "API_TOKEN").await;
     type_into(&app, ".mcp-setting-value", "not-in-the-file").await;
