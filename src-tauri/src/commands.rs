@@ -31,15 +31,22 @@ impl AppState {
     /// when the recent list remembers it was last opened that way.
     pub fn open(&self, path: &str, read_only: Option<bool>) -> Result<FolderOpenResponse, String> {
         let tauri::async_runtime::RuntimeHandle::Tokio(handle) = tauri::async_runtime::handle();
-        let (vision, vision_warning) = crate::agent::settings::vision_for_folder(self.state_dir.as_deref(), &handle);
         let folder = PathBuf::from(path);
+        // The vision model's requests join the conversation's ledger through the session's queue.
+        let events = folio_agent::HostEvents::default();
+        let (vision, vision_warning) = crate::agent::settings::vision_for_folder(
+            self.state_dir.as_deref(),
+            &folder,
+            &handle,
+            events.ledger_sink(),
+        );
         let remembered = || {
             let real = std::fs::canonicalize(&folder).unwrap_or_else(|_| folder.clone());
             crate::review::recent::read_only_choice(self.state_dir.as_deref(), &real).unwrap_or(false)
         };
         let read_only = read_only.unwrap_or_else(remembered);
         let (budget_ms, budget_warning) = crate::agent::settings::script_budget_for_folder(self.state_dir.as_deref());
-        let session = Session::open_budgeted(&folder, self.state_dir.clone(), vision, read_only, budget_ms)?;
+        let session = Session::open_with_events(&folder, self.state_dir.clone(), vision, read_only, budget_ms, events)?;
         let mut opened = session.opened();
         opened.warnings.extend(vision_warning);
         opened.warnings.extend(budget_warning);

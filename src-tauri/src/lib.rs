@@ -64,6 +64,8 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         agent::commands::conversation_answer,
         agent::commands::doctor_get,
         agent::commands::handoff_save,
+        agent::privacy::privacy_get,
+        agent::privacy::privacy_save,
         agent::capabilities::capabilities_get,
         agent::capabilities::capabilities_save,
         agent::capabilities::capabilities_remove,

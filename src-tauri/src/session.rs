@@ -128,6 +128,21 @@ impl Session {
         read_only: bool,
         run_budget_ms: u64,
     ) -> Result<Session, String> {
+        let events = folio_agent::HostEvents::default();
+        Session::open_with_events(folder, state_dir, vision, read_only, run_budget_ms, events)
+    }
+
+    /// As [`Session::open_budgeted`], with the agent's event queue made beforehand, so the vision
+    /// client built before the session can ledger its requests into it
+    /// ([`folio_agent::HostEvents::ledger_sink`]).
+    pub fn open_with_events(
+        folder: &Path,
+        state_dir: Option<PathBuf>,
+        vision: Option<folio_agent::VisionSetup>,
+        read_only: bool,
+        run_budget_ms: u64,
+        agent_events: folio_agent::HostEvents,
+    ) -> Result<Session, String> {
         if !folder.is_dir() {
             return Err(format!(
                 "{} is not a folder Folio can open — choose an existing folder with Open Folder",
@@ -136,7 +151,6 @@ impl Session {
         }
         let progress: Arc<Mutex<Option<ProgressSink>>> = Arc::new(Mutex::new(None));
         let sink = progress.clone();
-        let agent_events = folio_agent::HostEvents::default();
         let agent_progress = agent_events.progress_callback();
         let on_progress: OnProgress = Arc::new(move |batch: &[ProgressLine]| {
             agent_progress(batch);

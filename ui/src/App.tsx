@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import { open as openDialog } from "@tauri-apps/plugin-dialog";
 import { ProblemText } from "./ProblemText";
 import { api, problem, type Problem } from "./api";
-import type { FolderOpenResponse, StatusGetResponse } from "./bindings";
+import type { FolderOpenResponse, PrivacyGetResponse, StatusGetResponse } from "./bindings";
 import { Tree } from "./Tree";
 import { Preview } from "./Preview";
 import { Scripts } from "./Scripts";
@@ -14,6 +14,8 @@ import { DropZone, Recent, useSecondLaunch } from "./review/Shell";
 import { Transcript } from "./agent/Transcript";
 import { Settings } from "./agent/Settings";
 import { Doctor } from "./agent/Doctor";
+import { agentApi } from "./agent/api";
+import { modeWords } from "./agent/Privacy";
 import { UpdateNotice } from "./Update";
 
 export function App() {
@@ -25,6 +27,13 @@ export function App() {
   const [dialog, setDialog] = useState<"settings" | "doctor" | null>(null);
   // The open-folder flow's choice: open the picked folder read-only (nothing can become pending).
   const [openReadOnly, setOpenReadOnly] = useState(false);
+  // The network mode in force (the header's "Local only" badge), re-read when the folder or
+  // Settings → Privacy changes.
+  const [privacy, setPrivacy] = useState<PrivacyGetResponse | null>(null);
+  const refreshPrivacy = useCallback(() => {
+    agentApi.privacy.get().then(setPrivacy).catch((e) => setError(problem(e)));
+  }, []);
+  useEffect(refreshPrivacy, [refreshPrivacy, folder?.folder]);
 
   const refresh = useCallback(async () => {
     try {
@@ -99,6 +108,11 @@ export function App() {
           </div>
         )}
         <div class="spacer" />
+        {privacy?.effective === "localOnly" && (
+          <span class="badge local-only" id="local-only-badge" data-source={privacy.source ?? ""} title={modeWords(privacy)}>
+            Local only · {privacy.source === "folder" ? "this folder" : "all folders"}
+          </span>
+        )}
         <UpdateNotice />
         <button id="open-doctor" class="secondary" onClick={() => setDialog("doctor")}>
           Doctor
@@ -162,7 +176,7 @@ export function App() {
           <Preview path={selected} version={version} />
         </main>
       )}
-      {dialog === "settings" && <Settings onClose={() => setDialog(null)} />}
+      {dialog === "settings" && <Settings onClose={() => setDialog(null)} onPrivacyChanged={refreshPrivacy} />}
       {dialog === "doctor" && <Doctor onClose={() => setDialog(null)} />}
       {folder && <DropZone onChanged={refresh} onError={setError} />}
       {folder && <ReviewBar status={status} pending={pending} onChanged={refresh} onError={setError} />}

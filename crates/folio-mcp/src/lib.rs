@@ -35,6 +35,10 @@ mod mount;
 mod schema;
 mod tools;
 
+/// Where the real MCP test server is (feature `testing`; dev-dependencies only).
+#[cfg(feature = "testing")]
+pub mod testing;
+
 pub use mount::{ListedTool, McpTransport, mount_mcp, mount_mcp_listed};
 pub use tools::{ToolSpec, define_tools};
 

@@ -3,7 +3,6 @@
 //! `scripts/install.sh` into `$HOME/.cache/folio/npm`. A missing server fails the tests with the
 //! install command; it never skips them.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,21 +13,9 @@ use folio_script::{
 use folio_vfs::{MemTree, Tree, VPath};
 use serde_json::{Value, json};
 
-fn server_entry() -> PathBuf {
-    let home = std::env::var_os("HOME").expect("HOME is set");
-    let entry =
-        PathBuf::from(home).join(".cache/folio/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(
-        entry.is_file(),
-        "the MCP test server is not installed at {} — run `bash scripts/install.sh` (or `bash scripts/get-mcp-test-server.sh`) from the repository root",
-        entry.display()
-    );
-    entry
-}
+use folio_mcp::testing::server_entry;
 
-fn everything_stdio() -> McpTransport {
-    McpTransport::stdio("node", [server_entry().to_string_lossy().into_owned(), "stdio".to_owned()])
-}
+use folio_mcp::testing::everything_stdio;
 
 /// Runs `src` as `/scripts/main.js` with `module` registered, and returns its JSON result.
 async fn run_script(module: NativeModule, src: &str) -> Value {

@@ -11,7 +11,7 @@ use std::sync::PoisonError;
 use folio_host::mcp::{self, McpConfig, Scope, ServerConfig, Setting, SettingKind, SettingValue, TransportConfig};
 use tauri::State;
 
-use super::mcp_mount::{boundary, lookup, root};
+use super::mcp_mount::{boundary, lookup, refusal, root};
 use crate::api::*;
 use crate::commands::{AppState, blocking};
 
@@ -201,8 +201,16 @@ pub async fn test(root: &Path, form: &McpServerForm) -> CapabilitiesTestResponse
         Scope::Folder(p) => Some(p.as_path()),
         Scope::Global => None,
     };
+    // An unreadable store refuses a server off this machine with its own reason (fail closed).
+    let stored = match boundary(root, folder) {
+        Ok(stored) => stored,
+        Err(reason) => match refusal(&server, &reason) {
+            Some(refused) => return fail(refused),
+            None => mcp::Boundary::new(mcp::NetworkMode::LocalOnly, mcp::NetworkMode::Open, &[]).unwrap_or_default(),
+        },
+    };
     let target = mcp::Server { name: server.name.clone(), transport };
-    let (_module, report) = mcp::mount_one(&target, &boundary(root, folder)).await;
+    let (_module, report) = mcp::mount_one(&target, &stored).await;
     CapabilitiesTestResponse {
         ok: report.error.is_none(),
         tried: report.tried,
@@ -218,7 +226,7 @@ pub async fn test(root: &Path, form: &McpServerForm) -> CapabilitiesTestResponse
 
 /// Reopens the open folder (same read-only choice) so conversations started now see the change;
 /// what reopening said (a server that did not mount) comes back as warnings.
-fn reopen(app: &AppState) -> Vec<String> {
+pub(crate) fn reopen(app: &AppState) -> Vec<String> {
     let session = app.session.lock().unwrap_or_else(PoisonError::into_inner).clone();
     let Some(session) = session else {
         return Vec::new();

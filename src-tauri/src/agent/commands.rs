@@ -84,7 +84,15 @@ pub async fn connection_test(
     params: ConnectionTestParams,
 ) -> Result<ConnectionTestResponse, CommandError> {
     let host = agent.host(&app)?;
-    Ok(host.settings().test(params).await)
+    // Behind the open folder's boundary (or the global mode): local-only refuses before connecting.
+    let folder = app.current().ok().map(|s| s.folder().to_path_buf());
+    let reader = host.clone();
+    let boundary = blocking(move || match folder {
+        Some(folder) => reader.boundary(&folder),
+        None => reader.global_boundary(),
+    })
+    .await?;
+    Ok(host.settings().test(params, &boundary).await)
 }
 
 /// `conversation.list`: the open folder's conversations.

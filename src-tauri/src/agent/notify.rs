@@ -182,9 +182,7 @@ impl Mapper {
             AgentEvent::Error { message } => {
                 N::Error { message: message.clone(), missing: missing_capability(message) }
             }
-            // The ledger's entries are stored with the conversation; the transcript's panel for
-            // them is not wired in this version.
-            AgentEvent::ModelRequest { .. } => return None,
+            AgentEvent::ModelRequest { entry } => N::ModelRequest { request: super::egress::sent(entry) },
         })
     }
 

@@ -188,3 +188,25 @@ fn a_stored_transcript_replays_as_it_streamed() {
     let replayed: Vec<N> = stored.iter().filter_map(|v| replay.replay(v)).collect();
     assert_eq!(replayed, streamed, "an unknown stored event is skipped, the rest replays identically");
 }
+
+/// A ledger entry is a "What was sent" row, live and replayed from its stored JSON alike.
+#[test]
+fn a_model_request_is_a_what_was_sent_row_live_and_replayed() {
+    let stored = json!({"type": "model_request", "entry": {
+    "turn": 2, "call": 1, "purpose": "turn", "attempt": 1, "provider": "ollama", "model": "m",
+    "endpoint": "http://127.0.0.1:9/v1/chat/completions", "bodyBytes": 1234, "bodySha256": "ab12",
+    "tools": ["read_file"],
+    "items": [
+        {"kind": "text", "role": "user", "text": "Which quarter led?"},
+        {"kind": "toolResult", "id": "r1", "name": "read_file", "text": "q,total\nQ2,12", "isError": false,
+         "sources": [{"path": "/sales.csv", "range": "lines 1–2"}]}
+    ]}});
+    let event: AgentEvent = serde_json::from_value(stored.clone()).unwrap();
+    let live = Mapper::default().map(&event).unwrap();
+    let replayed = Mapper::default().replay(&stored).unwrap();
+    assert_eq!(live, replayed);
+    let N::ModelRequest { request } = live else { panic!("not a row: {live:?}") };
+    assert_eq!((request.turn, request.body_bytes, request.body_sha256.as_str()), (2, 1234, "ab12"));
+    assert_eq!(request.items[0].preview, "Which quarter led?");
+    assert_eq!(request.items[1].sources[0].path, "/sales.csv");
+}

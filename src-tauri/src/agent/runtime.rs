@@ -29,6 +29,8 @@ struct Running {
 /// The app's agent side: the store, the settings and the running turns.
 pub struct AgentHost {
     store: Arc<Store>,
+    /// Where the store is, for messages.
+    store_path: PathBuf,
     settings: Settings,
     running: Mutex<HashMap<PathBuf, Running>>,
 }
@@ -126,9 +128,10 @@ impl AgentHost {
 
     /// As [`AgentHost::open`], with keys in `secrets`.
     pub fn open_with(state_root: &Path, secrets: folio_store::Secrets) -> Result<AgentHost, String> {
-        let store = Arc::new(Store::open(&state_root.join("folio.sqlite")).map_err(|e| e.to_string())?);
+        let store_path = state_root.join("folio.sqlite");
+        let store = Arc::new(Store::open(&store_path).map_err(|e| e.to_string())?);
         let settings = Settings::with_secrets(store.clone(), secrets);
-        Ok(AgentHost { store, settings, running: Mutex::new(HashMap::new()) })
+        Ok(AgentHost { store, store_path, settings, running: Mutex::new(HashMap::new()) })
     }
 
     /// The settings.
@@ -139,6 +142,17 @@ impl AgentHost {
     /// The store (the update settings live in it beside the agent's).
     pub fn store(&self) -> &Arc<Store> {
         &self.store
+    }
+
+    /// The boundary a turn in `folder` runs behind, read afresh from the store (Settings →
+    /// Privacy applies from the next turn); an unreadable store is an error with its fix.
+    pub fn boundary(&self, folder: &Path) -> Result<folio_boundary::Boundary, String> {
+        super::egress::folder_boundary(&self.store, &self.store_path, folder)
+    }
+
+    /// The boundary outside any folder: the global mode alone.
+    pub fn global_boundary(&self) -> Result<folio_boundary::Boundary, String> {
+        super::egress::global_boundary(&self.store, &self.store_path)
     }
 
     /// The conversations over `folder`, most recent first.
@@ -187,7 +201,14 @@ impl AgentHost {
         // Everything that can fail before the turn starts fails here, with its fix, before the
         // person's request is stored.
         let provider = super::settings::off_runtime(|| self.settings.provider(&saved, None))??;
-        let client = ModelClient::new(provider).map_err(|e| e.to_string())?;
+        // The folder's boundary, as stored now: local-only refuses a provider off this machine
+        // here, before a conversation is created or a connection opened (the client asks again
+        // before every request), and the tools refuse the never-send paths.
+        let boundary = self.boundary(&folder)?;
+        boundary
+            .check_url(folio_boundary::Crossing::Provider(&saved.provider), &provider.base_url)
+            .map_err(|e| e.to_string())?;
+        let client = ModelClient::new(provider).map_err(|e| e.to_string())?.with_boundary(boundary.clone());
         let cancel = CancellationToken::new();
         // The busy check comes before a new conversation is created, so a refused send leaves none.
         let id = {
@@ -230,7 +251,7 @@ impl AgentHost {
         }
 
         let env = session.environment().clone();
-        let tools = EnvTools::new(env.clone(), session.agent_events().clone());
+        let tools = EnvTools::new(env.clone(), session.agent_events().clone()).with_boundary(boundary);
         // Lines printed by catalogue runs before this turn are not this turn's.
         drop(tools.drain_events());
         let agent = Agent::new(

@@ -199,13 +199,27 @@ async fn settings_round_trip_and_test_connection_names_its_outcome() {
     assert!(view.key.source.unwrap().contains("keys.json"), "the key file is named as the key's home");
     assert!(view.presets.iter().any(|p| p.name == "anthropic"));
 
-    let ok = f.host.settings().test(ConnectionTestParams { settings: view.settings.clone(), api_key: None }).await;
+    let ok = f
+        .host
+        .settings()
+        .test(
+            ConnectionTestParams { settings: view.settings.clone(), api_key: None },
+            &folio_boundary::Boundary::open(),
+        )
+        .await;
     assert_eq!(ok.outcome, ConnectionOutcomeName::Ok, "{}", ok.message);
     assert!(ok.message.starts_with("ok — fake-model answered in"), "{}", ok.message);
-    let cut = f.host.settings().test(ConnectionTestParams { settings: view.settings.clone(), api_key: None }).await;
+    let cut = f
+        .host
+        .settings()
+        .test(
+            ConnectionTestParams { settings: view.settings.clone(), api_key: None },
+            &folio_boundary::Boundary::open(),
+        )
+        .await;
     assert_eq!(cut.outcome, ConnectionOutcomeName::Failed, "a stream cut short: {}", cut.message);
     let typed = ConnectionTestParams { settings: view.settings.clone(), api_key: Some("sk-typed".into()) };
-    let refused = f.host.settings().test(typed).await;
+    let refused = f.host.settings().test(typed, &folio_boundary::Boundary::open()).await;
     assert_eq!(refused.outcome, ConnectionOutcomeName::Unauthorised, "{}", refused.message);
     assert_eq!(server.requests()[2].header("authorization"), Some("Bearer sk-typed"), "a typed key is tested unsaved");
 
@@ -230,7 +244,12 @@ async fn the_vision_setting_reaches_a_folder_opened_after_it_or_says_why_not() {
     let with = |vision: &str| {
         let settings = AgentSettings { vision_model: vision.into(), ..f.host.settings().load() };
         f.host.settings().save(SettingsSaveParams { settings, api_key: None }).unwrap();
-        super::super::settings::vision_for_folder(Some(f.state.path()), &runtime)
+        super::super::settings::vision_for_folder(
+            Some(f.state.path()),
+            f.folder.path(),
+            &runtime,
+            f.session.agent_events().ledger_sink(),
+        )
     };
     let (none, warning) = with("");
     assert!(none.is_none() && warning.is_none());

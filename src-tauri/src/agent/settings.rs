@@ -134,8 +134,14 @@ impl Settings {
         })
     }
 
-    /// Makes one minimal real request with the dialog's values and names the outcome.
-    pub async fn test(&self, params: ConnectionTestParams) -> ConnectionTestResponse {
+    /// Makes one minimal real request with the dialog's values and names the outcome, behind
+    /// `boundary` (the open folder's, or the global mode): a provider local-only mode refuses is
+    /// named before any connection.
+    pub async fn test(
+        &self,
+        params: ConnectionTestParams,
+        boundary: &folio_boundary::Boundary,
+    ) -> ConnectionTestResponse {
         let provider = match off_runtime(|| self.provider(&params.settings, params.api_key)).and_then(|p| p) {
             Ok(p) => p,
             Err(message) => {
@@ -147,7 +153,7 @@ impl Settings {
                 };
             }
         };
-        let report = folio_agent::test_connection(&provider).await;
+        let report = folio_agent::test_connection_within(&provider, boundary).await;
         ConnectionTestResponse {
             outcome: match report.outcome {
                 ConnectionOutcome::Ok => ConnectionOutcomeName::Ok,
@@ -238,9 +244,16 @@ pub fn script_budget_for_folder(state_dir: Option<&std::path::Path>) -> (u64, Op
 /// How the agent sees images in a folder about to open, from the saved vision setting. A setting
 /// that cannot be honoured (no key for the vision provider, a malformed value) opens the folder
 /// without vision and says why, instead of refusing the folder.
+///
+/// The vision client runs behind `folder`'s stored boundary (local-only refuses a vision provider
+/// off this machine; never-send images are not looked at) and hands each request's ledger entry to
+/// `ledger`, so vision calls join the conversation's "What was sent" like every other request.
+/// Boundary settings that cannot be read leave the folder without vision, and say why.
 pub fn vision_for_folder(
     state_dir: Option<&std::path::Path>,
+    folder: &std::path::Path,
     runtime: &tauri::async_runtime::TokioHandle,
+    ledger: folio_agent::LedgerSink,
 ) -> (Option<folio_agent::VisionSetup>, Option<String>) {
     let root = match state_dir {
         Some(dir) => dir.to_path_buf(),
@@ -249,18 +262,30 @@ pub fn vision_for_folder(
             Err(e) => return (None, Some(format!("the vision setting could not be read: {e}"))),
         },
     };
-    let store = match Store::open(&root.join("folio.sqlite")) {
+    let store_path = root.join("folio.sqlite");
+    let store = match Store::open(&store_path) {
         Ok(store) => Arc::new(store),
         Err(e) => return (None, Some(format!("the vision setting could not be read: {e}"))),
     };
-    let settings = Settings::with_secrets(store, secrets_for(&root));
+    let settings = Settings::with_secrets(store.clone(), secrets_for(&root));
     let saved = settings.load();
     if saved.vision_model.trim().is_empty() {
         return (None, None);
     }
+    let boundary = match super::egress::folder_boundary(&store, &store_path, folder) {
+        Ok(boundary) => boundary,
+        Err(e) => return (None, Some(format!("the agent cannot see images in this folder: {e}"))),
+    };
     let setup = off_runtime(|| {
         let main = settings.provider(&saved, None)?;
-        folio_agent::vision_setup(&saved.vision_model, &main, runtime, |p| settings.key(p.name).0.map(|(k, _)| k))
+        folio_agent::vision_setup_within(
+            &saved.vision_model,
+            &main,
+            runtime,
+            |p| settings.key(p.name).0.map(|(k, _)| k),
+            &boundary,
+            Some(ledger),
+        )
     })
     .and_then(|r| r);
     match setup {

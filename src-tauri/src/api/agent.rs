@@ -416,6 +416,12 @@ pub enum ConversationNotification {
         /// How.
         end: TurnEnd,
     },
+    /// A model request left the machine (one per attempt, vision calls included): what it
+    /// carried, for the turn's "What was sent" panel.
+    ModelRequest {
+        /// The ledger's entry, as the panel shows it.
+        request: super::SentRequest,
+    },
     /// The turn failed: what happened, and the fix.
     Error {
         /// The message.

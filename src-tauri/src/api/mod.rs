@@ -12,12 +12,14 @@ mod agent;
 mod error;
 mod mcp;
 mod preview;
+mod privacy;
 mod review;
 mod updates;
 pub use agent::*;
 pub use error::*;
 pub use mcp::*;
 pub use preview::*;
+pub use privacy::*;
 pub use review::*;
 pub use updates::*;
 
@@ -427,6 +429,7 @@ pub fn typescript() -> Vec<(String, String)> {
         ("agent", agent::decls()),
         ("mcp", mcp::decls()),
         ("preview", preview::decls()),
+        ("privacy", privacy::decls()),
         ("review", review::review_decls()),
         ("updates", updates::decls()),
     ];

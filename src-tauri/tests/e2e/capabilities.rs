@@ -4,7 +4,6 @@
 //! fake model's script imports `env:everything`, calls `get_sum`, and the result shows in the
 //! transcript.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use fantoccini::Locator;
@@ -15,25 +14,22 @@ use crate::harness::{App, enabled};
 
 const SUM: &str = "/** Adds with the MCP server. */\nimport { get_sum } from 'env:everything';\nexport default async function main() {\n  return await get_sum({ a: 19, b: 23 });\n}\n";
 
-fn server_entry() -> PathBuf {
-    let home = std::env::var_os("HOME").expect("HOME is set");
-    let entry =
-        PathBuf::from(home).join(".cache/folio/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(
-        entry.is_file(),
-        "the MCP test server is not installed at {} — run `bash scripts/get-mcp-test-server.sh`",
-        entry.display()
-    );
-    entry
-}
+use folio_mcp::testing::server_entry;
 
-async fn type_into(app: &App, css: &str, text: &str) {
+/// Replaces the text of the field at `css` (shared with the privacy scenario).
+pub(crate) async fn type_into(app: &App, css: &str, text: &str) {
     let el = app.c.find(Locator::Css(css)).await.unwrap();
     el.clear().await.unwrap();
     el.send_keys(text).await.unwrap();
 }
 
-async fn poll(app: &App, what: &str, script: &str, done: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+/// Runs `script` until `done` says yes (40 s at most), and returns its last answer.
+pub(crate) async fn poll(
+    app: &App,
+    what: &str,
+    script: &str,
+    done: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
     let deadline = Instant::now() + Duration::from_secs(40);
     let mut last = serde_json::Value::Null;
     while Instant::now() < deadline {
@@ -48,12 +44,6 @@ async fn poll(app: &App, what: &str, script: &str, done: impl Fn(&serde_json::Va
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_mcp_server_added_in_settings_is_called_from_a_conversations_script() {
-    // Not yet run under Xvfb on this branch: kept out of the default e2e run until it has been
-    // (set FOLIO_E2E_MCP=1 as well as FOLIO_E2E=1 to run it).
-    if std::env::var_os("FOLIO_E2E_MCP").is_none() {
-        eprintln!("e2e capabilities skipped: set FOLIO_E2E_MCP=1 (with FOLIO_E2E=1) to run it");
-        return;
-    }
     if !enabled() {
         return;
     }
@@ -90,7 +80,8 @@ async fn an_mcp_server_added_in_settings_is_called_from_a_conversations_script()
     app.wait_for("#mcp-empty").await;
     type_into(&app, "#mcp-name", "everything").await;
     type_into(&app, "#mcp-command", "node").await;
-    type_into(&app, "#mcp-args", &format!("{}\nstdio", entry.display())).await;
+    // WebKitWebDriver drops a typed "\n"; Enter (U+E007) makes the new line.
+    type_into(&app, "#mcp-args", &format!("{}\u{E007}stdio", entry.display())).await;
     app.click("#mcp-add-setting").await;
     type_into(&app, ".mcp-setting-name", "API_TOKEN").await;
     type_into(&app, ".mcp-setting-value", "not-in-the-file").await;

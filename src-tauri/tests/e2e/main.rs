@@ -16,5 +16,6 @@ mod csp;
 mod harness;
 mod media;
 mod motion;
+mod privacy;
 mod progress;
 mod review;

@@ -13,6 +13,7 @@ import type {
 } from "../bindings";
 import { ProblemText } from "../ProblemText";
 import { problem, type Problem } from "../api";
+import { SelectField, TextField } from "./Field";
 
 const api = {
   get: () => invoke<CapabilitiesGetResponse>("capabilities_get"),
@@ -169,61 +170,52 @@ export function Capabilities() {
       ))}
 
       <h3>{editing ? `Edit env:${editing}` : "Add a server"}</h3>
-      <label>
-        Name (scripts import env:name)
-        <input
-          id="mcp-name"
-          value={form.name}
-          placeholder="e.g. github — lower-case letters, digits and _"
-          onInput={(e) => set({ name: (e.target as HTMLInputElement).value })}
-        />
-      </label>
-      <label>
-        Transport
-        <select
-          id="mcp-kind"
-          value={form.kind}
-          onChange={(e) => set({ kind: (e.target as HTMLSelectElement).value as McpServerForm["kind"], settings: [] })}
-        >
-          <option value="stdio">Command (stdio)</option>
-          <option value="http">URL (Streamable HTTP)</option>
-        </select>
-      </label>
+      <TextField
+        label="Name (scripts import env:name)"
+        id="mcp-name"
+        value={form.name}
+        placeholder="e.g. github — lower-case letters, digits and _"
+        onValue={(name) => set({ name })}
+      />
+      <SelectField
+        label="Transport"
+        id="mcp-kind"
+        value={form.kind}
+        options={[
+          { value: "stdio", label: "Command (stdio)" },
+          { value: "http", label: "URL (Streamable HTTP)" },
+        ]}
+        onValue={(kind) => set({ kind, settings: [] })}
+      />
       {form.kind === "stdio" ? (
         <>
-          <label>
-            Command
-            <input
-              id="mcp-command"
-              value={form.command}
-              placeholder="npx, node, uvx, or a full path"
-              onInput={(e) => set({ command: (e.target as HTMLInputElement).value })}
-            />
-          </label>
-          <label>
-            Arguments (one per line)
-            <textarea
-              id="mcp-args"
-              rows={3}
-              value={argsText}
-              placeholder={"-y\n@modelcontextprotocol/server-everything"}
-              onInput={(e) => {
-                setArgsText((e.target as HTMLTextAreaElement).value);
-                setTested(null);
-              }}
-            />
-          </label>
+          <TextField
+            label="Command"
+            id="mcp-command"
+            value={form.command}
+            placeholder="npx, node, uvx, or a full path"
+            onValue={(command) => set({ command })}
+          />
+          <TextField
+            label="Arguments (one per line)"
+            id="mcp-args"
+            rows={3}
+            value={argsText}
+            placeholder={"-y\n@modelcontextprotocol/server-everything"}
+            onValue={(text) => {
+              setArgsText(text);
+              setTested(null);
+            }}
+          />
         </>
       ) : (
-        <label>
-          URL
-          <input
-            id="mcp-url"
-            value={form.url}
-            placeholder="http://127.0.0.1:3001/mcp"
-            onInput={(e) => set({ url: (e.target as HTMLInputElement).value })}
-          />
-        </label>
+        <TextField
+          label="URL"
+          id="mcp-url"
+          value={form.url}
+          placeholder="http://127.0.0.1:3001/mcp"
+          onValue={(url) => set({ url })}
+        />
       )}
       <div class="mcp-settings">
         <div class="hint">{what}</div>
@@ -263,17 +255,16 @@ export function Capabilities() {
           {form.kind === "stdio" ? "Add variable" : "Add header"}
         </button>
       </div>
-      <label>
-        Where
-        <select
-          id="mcp-scope"
-          value={form.folder ? "folder" : "global"}
-          onChange={(e) => set({ folder: (e.target as HTMLSelectElement).value === "folder" ? view.folder : null })}
-        >
-          <option value="global">Every folder</option>
-          {view.folder && <option value="folder">Only this folder ({view.folder})</option>}
-        </select>
-      </label>
+      <SelectField
+        label="Where"
+        id="mcp-scope"
+        value={form.folder ? "folder" : "global"}
+        options={[
+          { value: "global", label: "Every folder" },
+          ...(view.folder ? [{ value: "folder" as const, label: `Only this folder (${view.folder})` }] : []),
+        ]}
+        onValue={(where) => set({ folder: where === "folder" ? view.folder : null })}
+      />
       {tested?.name === "" && <TestResult result={tested.result} id="mcp-test-result" />}
       {error && <div class="notice error" id="mcp-error"><ProblemText problem={error} /></div>}
       <div class="modal-actions">

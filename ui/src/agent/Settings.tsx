@@ -1,21 +1,24 @@
 // The Settings dialog: provider, model, base URL, API key (OS keychain, or the key file where none
 // runs — said so), vision model, run budget and script run budget; Test connection makes one real
-// minimal request. The Capabilities tab lists the MCP servers scripts import (Capabilities.tsx).
+// minimal request. The Capabilities tab lists the MCP servers scripts import (Capabilities.tsx); the
+// Privacy tab sets local-only mode and the never-send paths (Privacy.tsx). Every field is Field.tsx's.
 import { useEffect, useState } from "preact/hooks";
 import type { AgentSettings, ConnectionTestResponse, SettingsGetResponse } from "../bindings";
 import { ProblemText } from "../ProblemText";
 import { problem, type Problem } from "../api";
 import { agentApi } from "./api";
 import { Capabilities } from "./Capabilities";
+import { Privacy } from "./Privacy";
+import { SelectField, TextField } from "./Field";
 
-export function Settings(props: { onClose: () => void }) {
+export function Settings(props: { onClose: () => void; onPrivacyChanged?: () => void }) {
   const [view, setView] = useState<SettingsGetResponse | null>(null);
   const [form, setForm] = useState<AgentSettings | null>(null);
   const [key, setKey] = useState("");
   const [test, setTest] = useState<ConnectionTestResponse | null>(null);
   const [busy, setBusy] = useState<"test" | "save" | null>(null);
   const [error, setError] = useState<Problem | null>(null);
-  const [tab, setTab] = useState<"model" | "capabilities">("model");
+  const [tab, setTab] = useState<"model" | "capabilities" | "privacy">("model");
 
   useEffect(() => {
     agentApi.settings
@@ -84,10 +87,18 @@ export function Settings(props: { onClose: () => void }) {
           >
             Capabilities
           </button>
+          <button
+            role="tab"
+            id="settings-tab-privacy"
+            class={tab === "privacy" ? "tab active" : "tab"}
+            onClick={() => setTab("privacy")}
+          >
+            Privacy
+          </button>
         </div>
-        {tab === "capabilities" ? (
+        {tab !== "model" ? (
           <>
-            <Capabilities />
+            {tab === "capabilities" ? <Capabilities /> : <Privacy onSaved={() => props.onPrivacyChanged?.()} />}
             <div class="modal-actions">
               <div class="spacer" />
               <button class="secondary" id="settings-close" onClick={props.onClose}>
@@ -97,93 +108,74 @@ export function Settings(props: { onClose: () => void }) {
           </>
         ) : (
         <>
-        <label>
-          Provider
-          <select
-            id="settings-provider"
-            value={form.provider}
-            onChange={(e) => set({ provider: (e.target as HTMLSelectElement).value })}
-          >
-            {view.presets.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Model
-          <input
-            id="settings-model"
-            value={form.model}
-            placeholder={preset?.defaultModel || "required: the model id your server serves"}
-            onInput={(e) => set({ model: (e.target as HTMLInputElement).value })}
-          />
-        </label>
-        <label>
-          Base URL
-          <input
-            id="settings-base-url"
-            value={form.baseUrl}
-            placeholder={preset?.baseUrl}
-            onInput={(e) => set({ baseUrl: (e.target as HTMLInputElement).value })}
-          />
-        </label>
+        <SelectField
+          label="Provider"
+          id="settings-provider"
+          value={form.provider}
+          options={view.presets.map((p) => ({ value: p.name, label: p.name }))}
+          onValue={(provider) => set({ provider })}
+        />
+        <TextField
+          label="Model"
+          id="settings-model"
+          value={form.model}
+          placeholder={preset?.defaultModel || "required: the model id your server serves"}
+          onValue={(model) => set({ model })}
+        />
+        <TextField
+          label="Base URL"
+          id="settings-base-url"
+          value={form.baseUrl}
+          placeholder={preset?.baseUrl}
+          onValue={(baseUrl) => set({ baseUrl })}
+        />
         {preset?.keyEnv !== null && (
-          <label>
-            API key
-            <input
-              id="settings-key"
-              type="password"
-              value={key}
-              autocomplete="off"
-              placeholder={
-                view.key.present && form.provider === view.settings.provider
-                  ? `saved — in ${view.key.source}`
-                  : `paste the key (or set ${preset?.keyEnv})`
-              }
-              onInput={(e) => {
-                setKey((e.target as HTMLInputElement).value);
-                setTest(null);
-              }}
-            />
-          </label>
-        )}
-        {view.key.notice && <div class="hint">{view.key.notice}</div>}
-        <label>
-          Vision model
-          <input
-            id="settings-vision"
-            value={form.visionModel}
-            placeholder="none — or main, or provider:model (e.g. openai:gpt-4.1-mini)"
-            onInput={(e) => set({ visionModel: (e.target as HTMLInputElement).value })}
-          />
-        </label>
-        <label>
-          Run budget (model calls per request)
-          <input
-            id="settings-max-turns"
-            type="number"
-            min={1}
-            value={form.maxTurns}
-            onInput={(e) => set({ maxTurns: Math.max(1, parseInt((e.target as HTMLInputElement).value, 10) || 1) })}
-          />
-        </label>
-        <label>
-          Script run budget (seconds per script run, 1 to 1800)
-          <input
-            id="settings-script-budget"
-            type="number"
-            min={1}
-            max={1800}
-            step="any"
-            value={form.scriptBudgetMs / 1000}
-            onInput={(e) => {
-              const seconds = parseFloat((e.target as HTMLInputElement).value);
-              set({ scriptBudgetMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0 });
+          <TextField
+            label="API key"
+            id="settings-key"
+            type="password"
+            value={key}
+            autocomplete="off"
+            placeholder={
+              view.key.present && form.provider === view.settings.provider
+                ? `saved — in ${view.key.source}`
+                : `paste the key (or set ${preset?.keyEnv})`
+            }
+            onValue={(typed) => {
+              setKey(typed);
+              setTest(null);
             }}
           />
-        </label>
+        )}
+        {view.key.notice && <div class="hint">{view.key.notice}</div>}
+        <TextField
+          label="Vision model"
+          id="settings-vision"
+          value={form.visionModel}
+          placeholder="none — or main, or provider:model (e.g. openai:gpt-4.1-mini)"
+          onValue={(visionModel) => set({ visionModel })}
+        />
+        <TextField
+          label="Run budget (model calls per request)"
+          id="settings-max-turns"
+          type="number"
+          min={1}
+          value={form.maxTurns}
+          onValue={(v) => set({ maxTurns: Math.max(1, parseInt(v, 10) || 1) })}
+        />
+        <TextField
+          label="Script run budget (seconds per script run, 1 to 1800)"
+          id="settings-script-budget"
+          type="number"
+          min={1}
+          max={1800}
+          step="any"
+          value={form.scriptBudgetMs / 1000}
+          onValue={(v) => {
+            const seconds = parseFloat(v);
+            set({ scriptBudgetMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0 });
+          }}
+        />
         <div class="hint" id="settings-script-budget-hint">
           How long one script may run before it is stopped (30 s by default); long renders and conversions that
           would not fit are refused up front. Applies to folders opened after saving — open the folder again to use

@@ -1,5 +1,5 @@
 // The conversation: the folder's conversations (new, switch, replayed from the store), the
-// streaming transcript, and the composer (Ctrl/Cmd+Enter sends, Esc stops).
+// streaming transcript (with each model request's "What was sent" row), and the composer (Ctrl/Cmd+Enter sends, Esc stops).
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { ConversationNotification, ConversationSummary, MissingCapability } from "../bindings";
 import { problem, type Problem } from "../api";
@@ -9,6 +9,7 @@ import { Markdown } from "./Markdown";
 import { ToolRow } from "./ToolRow";
 import { AskCard } from "./AskCard";
 import { Handoff } from "./Handoff";
+import { SentRow } from "./Sent";
 import "./agent.css";
 
 const CAPABILITY: Record<MissingCapability, string> = {
@@ -271,6 +272,8 @@ export function Transcript(props: {
                   {item.text}
                 </div>
               );
+            case "sent":
+              return <SentRow key={i} request={item.request} />;
             case "maxTurns":
               return (
                 <div class="notice warn max-turns" key={i}>

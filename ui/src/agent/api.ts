@@ -1,4 +1,5 @@
-// Typed calls to the conversation, Settings and Doctor commands (src-tauri/src/agent/commands.rs).
+// Typed calls to the conversation, Settings, Privacy and Doctor commands (src-tauri/src/agent/commands.rs,
+// privacy.rs).
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type {
   ConnectionTestParams,
@@ -11,6 +12,8 @@ import type {
   ConversationStopResponse,
   DoctorGetResponse,
   HandoffSaveResponse,
+  PrivacyGetResponse,
+  PrivacySaveParams,
   SettingsGetResponse,
   SettingsSaveParams,
 } from "../bindings";
@@ -38,6 +41,10 @@ export const agentApi = {
   },
   doctor: {
     get: () => invoke<DoctorGetResponse>("doctor_get"),
+  },
+  privacy: {
+    get: () => invoke<PrivacyGetResponse>("privacy_get"),
+    save: (params: PrivacySaveParams) => invoke<PrivacyGetResponse>("privacy_save", { params }),
   },
   handoff: {
     save: (path: string, destination: string) =>

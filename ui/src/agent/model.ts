@@ -1,6 +1,14 @@
 // The transcript as data: notifications (live, or replayed from the store) folded into items the
 // view renders. Pure functions, so a live turn and a replay build exactly the same transcript.
-import type { ConversationNotification, JobProgressNotice, MissingCapability, ToolStatus, TurnEnd, VerbClass } from "../bindings";
+import type {
+  ConversationNotification,
+  JobProgressNotice,
+  MissingCapability,
+  SentRequest,
+  ToolStatus,
+  TurnEnd,
+  VerbClass,
+} from "../bindings";
 
 export type ToolCall = {
   id: string;
@@ -28,6 +36,8 @@ export type Item =
   | { kind: "ask"; id: number; question: string; options: string[]; answer: string | null; closed: boolean }
   | { kind: "notice"; tone: "info" | "warn" | "error"; text: string }
   | { kind: "maxTurns"; turns: number }
+  /** A model request as the egress ledger recorded it ("What was sent"). */
+  | { kind: "sent"; request: SentRequest }
   | { kind: "end"; end: TurnEnd };
 
 export type Transcript = {
@@ -231,6 +241,9 @@ export function reduce(t: Transcript, n: ConversationNotification): Transcript {
         if (item.kind === "ask" && !item.closed) items[i] = { ...item, closed: true };
       });
       items.push({ kind: "end", end: n.end });
+      break;
+    case "modelRequest":
+      items.push({ kind: "sent", request: n.request });
       break;
     case "error":
       items.push({ kind: "notice", tone: "error", text: n.message });

@@ -1,6 +1,7 @@
 // Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`.
 // Do not edit by hand.
 import type { JobProgressNotice } from "./core";
+import type { SentRequest } from "./privacy";
 
 export type ProviderPreset = { 
 /**
@@ -380,7 +381,11 @@ turns: number, } | { "type": "finished",
 /**
  * How.
  */
-end: TurnEnd, } | { "type": "error", 
+end: TurnEnd, } | { "type": "modelRequest", 
+/**
+ * The ledger's entry, as the panel shows it.
+ */
+request: SentRequest, } | { "type": "error", 
 /**
  * The message.
  */

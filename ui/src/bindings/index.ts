@@ -4,5 +4,6 @@ export * from "./core";
 export * from "./agent";
 export * from "./mcp";
 export * from "./preview";
+export * from "./privacy";
 export * from "./review";
 export * from "./updates";

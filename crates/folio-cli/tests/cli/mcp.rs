@@ -3,23 +3,12 @@
 //! script calls its tools and the result reaches the transcript. A server that cannot start is
 //! named at start with its stderr, and one that dies mid-call fails that call by name.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use folio_agent::testing::{FakeServer, Reply, anthropic};
 use serde_json::{Value, json};
 
-fn server_entry() -> PathBuf {
-    let home = std::env::var_os("HOME").expect("HOME is set");
-    let entry =
-        PathBuf::from(home).join(".cache/folio/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(
-        entry.is_file(),
-        "the MCP test server is not installed at {} — run `bash scripts/get-mcp-test-server.sh` from the repository root",
-        entry.display()
-    );
-    entry
-}
+use folio_mcp::testing::server_entry;
 
 async fn ask(state: &std::path::Path, folder: &std::path::Path, base: &str, mcp: &[String]) -> Output {
     let mut args: Vec<String> = vec![

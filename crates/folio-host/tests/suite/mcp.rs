@@ -4,7 +4,6 @@
 //! orientation and `/std`, called from a script, and reported as a doctor row.
 
 use std::io::ErrorKind;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use folio_boundary::{Boundary, NetworkMode};
@@ -17,17 +16,7 @@ use folio_render::{HostPaths, Platform};
 use folio_vfs::{Tree, VPath};
 use serde_json::json;
 
-fn server_entry() -> PathBuf {
-    let home = std::env::var_os("HOME").expect("HOME is set");
-    let entry =
-        PathBuf::from(home).join(".cache/folio/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(
-        entry.is_file(),
-        "the MCP test server is not installed at {} — run `bash scripts/get-mcp-test-server.sh` from the repository root",
-        entry.display()
-    );
-    entry
-}
+use folio_mcp::testing::server_entry;
 
 fn stdio(name: &str, scope: Scope) -> ServerConfig {
     ServerConfig {
