@@ -18,3 +18,6 @@ mod media;
 mod motion;
 mod progress;
 mod review;
+#[path = "../review_fixtures/mod.rs"]
+mod review_fixtures;
+mod review_visual;
