@@ -48,6 +48,7 @@
 pub mod discovery;
 pub mod doctor;
 pub mod encode;
+pub mod frames;
 mod error;
 pub mod ops;
 pub mod preview;
