@@ -38,7 +38,8 @@ fn served(app: &App, key: &str) -> Vec<u8> {
     let state = tauri::Manager::state::<folio_desktop::commands::AppState>(&app.webview);
     let session = state.current().unwrap();
     let previews: Arc<Previews> = tauri::Manager::state::<Arc<Previews>>(&app.webview).inner().clone();
-    let request = tauri::http::Request::builder().uri(format!("folio://localhost/?diff={key}")).body(Vec::new()).unwrap();
+    let request =
+        tauri::http::Request::builder().uri(format!("folio://localhost/?diff={key}")).body(Vec::new()).unwrap();
     let response = folio_desktop::scheme::serve(Ok(&session), &previews, &request);
     assert_eq!(response.status(), 200, "{}", String::from_utf8_lossy(response.body()));
     assert_eq!(response.headers()["content-type"], "image/png");
@@ -82,7 +83,8 @@ fn each_change_says_its_shape_and_each_shape_shows_what_changed() {
             let b = page.boxes[0];
             assert!(b.x >= 0.0 && b.y >= 0.0 && b.x + b.w <= 1.001 && b.y + b.h <= 1.001, "boxes are fractions: {b:?}");
         }
-        let (old, new) = (served(&app, page.old_png.as_deref().unwrap()), served(&app, page.new_png.as_deref().unwrap()));
+        let (old, new) =
+            (served(&app, page.old_png.as_deref().unwrap()), served(&app, page.new_png.as_deref().unwrap()));
         assert_eq!(png_size(&old), png_size(&new));
         assert!(png_size(&new).0 > 300, "a slide at 80 dpi is wider than 300 px: {:?}", png_size(&new));
     }
@@ -93,9 +95,10 @@ fn each_change_says_its_shape_and_each_shape_shows_what_changed() {
 
     // The workbook: C3, B5 and D2 (a formula) changed, row 8 added, Notes the same.
     let cells: ReviewCellsResponse = call(&app, "review_cells", params("/book.xlsx")).unwrap();
-    let tabs: Vec<(&str, SheetState)> = cells.sheets.iter().map(|s| (s.name.as_str(), s.state)).collect();
-    assert_eq!(tabs, [("Sales", SheetState::Changed), ("Notes", SheetState::Same)], "{cells:?}");
-    let sales = &cells.sheets[0];
+    let mut tabs: Vec<(&str, SheetState)> = cells.sheets.iter().map(|s| (s.name.as_str(), s.state)).collect();
+    tabs.sort_by_key(|t| t.0);
+    assert_eq!(tabs, [("Notes", SheetState::Same), ("Sales", SheetState::Changed)], "{cells:?}");
+    let sales = cells.sheets.iter().find(|s| s.name == "Sales").unwrap();
     let mut addresses: Vec<&str> = sales.cells.iter().map(|c| c.address.as_str()).collect();
     addresses.sort();
     assert_eq!(addresses, ["B5", "C3", "D2"], "{sales:?}");
@@ -136,7 +139,10 @@ fn each_change_says_its_shape_and_each_shape_shows_what_changed() {
     // The archive: one entry added, one removed, one changed, one the same.
     let zip: ReviewArchiveResponse = call(&app, "review_archive", params("/bundle.zip")).unwrap();
     let names = |v: &[ArchiveEntryChange]| v.iter().map(|e| e.path.clone()).collect::<Vec<_>>();
-    assert_eq!((names(&zip.added), names(&zip.removed), names(&zip.changed)), (vec!["d.txt".to_string()], vec!["c.txt".to_string()], vec!["b.txt".to_string()]));
+    assert_eq!(
+        (names(&zip.added), names(&zip.removed), names(&zip.changed)),
+        (vec!["d.txt".to_string()], vec!["c.txt".to_string()], vec!["b.txt".to_string()])
+    );
     assert_eq!(zip.same_count, 1);
     let b = &zip.changed[0];
     assert_eq!((b.old_size, b.new_size), (Some(8), Some(16)));
@@ -163,7 +169,8 @@ fn a_visual_diff_fails_in_words_with_its_fix() {
     assert!(err.contains("/clip.mp4") && err.contains("not a video") && err.contains("hint:"), "{err}");
     let err = call::<ReviewPagesResponse>(&app, "review_pages", params("/nothing.pdf")).unwrap_err();
     assert!(err.contains("has no pending change") && err.contains("hint:"), "{err}");
-    let err = call::<ReviewPageResponse>(&app, "review_page", json!({"params": {"path": "/x.pdf", "index": 0, "dpi": 900}}))
-        .unwrap_err();
+    let err =
+        call::<ReviewPageResponse>(&app, "review_page", json!({"params": {"path": "/x.pdf", "index": 0, "dpi": 900}}))
+            .unwrap_err();
     assert!(err.contains("900") && err.contains("hint:"), "{err}");
 }

@@ -58,16 +58,18 @@ pub fn image(old: Option<&[u8]>, new: Option<&[u8]>, name: &str) -> Result<Image
             .transpose()
     };
     let (o, n) = (decode(old, Side::Old)?, decode(new, Side::New)?);
-    let picture = |img: &Option<RgbaImage>| match img {
-        Some(i) => Picture {
-            width: i.width(),
-            height: i.height(),
-            channels: 4,
-            stride: i.width() as usize * 4,
-            data: i.as_raw(),
-        },
-        None => Picture { width: 0, height: 0, channels: 4, stride: 0, data: &[] },
-    };
+    fn picture(img: &Option<RgbaImage>) -> Picture<'_> {
+        match img {
+            Some(i) => Picture {
+                width: i.width(),
+                height: i.height(),
+                channels: 4,
+                stride: i.width() as usize * 4,
+                data: i.as_raw(),
+            },
+            None => Picture { width: 0, height: 0, channels: 4, stride: 0, data: &[] },
+        }
+    }
     let compared = pixels::compare(&picture(&o), &picture(&n));
     let mut notes = Vec::new();
     let dims = |img: &Option<RgbaImage>| img.as_ref().map(|i| (i.width(), i.height()));

@@ -166,11 +166,11 @@ pub fn compare(old: &Picture<'_>, new: &Picture<'_>) -> Compared {
     for y in 0..height {
         if same_shape {
             // The common case: compare rows as slices, pixel by pixel only where they differ.
-            let row = |p: &Picture<'_>| {
+            fn row<'a>(p: &Picture<'a>, y: u32) -> Option<&'a [u8]> {
                 let at = y as usize * p.stride;
                 p.data.get(at..at + p.width as usize * p.channels)
-            };
-            if let (Some(a), Some(b)) = (row(old), row(new))
+            }
+            if let (Some(a), Some(b)) = (row(old, y), row(new, y))
                 && a == b
             {
                 continue;

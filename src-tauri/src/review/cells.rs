@@ -27,9 +27,9 @@ pub fn parse_a1(address: &str) -> Option<(u32, u32)> {
     if letters.is_empty() || !letters.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
-    let col = letters.chars().try_fold(0u32, |n, c| {
-        n.checked_mul(26)?.checked_add(c.to_ascii_uppercase() as u32 - 'A' as u32 + 1)
-    })?;
+    let col = letters
+        .chars()
+        .try_fold(0u32, |n, c| n.checked_mul(26)?.checked_add(c.to_ascii_uppercase() as u32 - 'A' as u32 + 1))?;
     let row: u32 = digits.parse().ok()?;
     (row >= 1 && col >= 1).then(|| (row - 1, col - 1))
 }
@@ -74,7 +74,11 @@ fn workbook_window(bytes: &[u8], sheet: &str, top: u32, bottom: u32, width: u32)
     let mut book = open_workbook_auto_from_rs(Cursor::new(bytes)).map_err(|e| e.to_string())?;
     let range = book.worksheet_range(sheet).map_err(|e| e.to_string())?;
     let cell = |r: u32, c: u32| {
-        range.get_value((r, c)).filter(|v| !matches!(v, calamine::Data::Empty)).map(|v| v.to_string()).unwrap_or_default()
+        range
+            .get_value((r, c))
+            .filter(|v| !matches!(v, calamine::Data::Empty))
+            .map(|v| v.to_string())
+            .unwrap_or_default()
     };
     let row = |r: u32| (0..width).map(|c| cell(r, c)).collect::<Vec<_>>();
     Ok(((top..=bottom).map(row).collect(), row(0)))

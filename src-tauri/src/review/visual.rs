@@ -71,11 +71,7 @@ fn megabytes(n: u64) -> String {
 fn too_large(path: &VPath, side: &str, size: u64, limit: u64) -> CommandError {
     CommandError::with_hint(
         ErrorKind::BadRequest,
-        format!(
-            "{path}: {side} is {}, more than the {} the visual review reads",
-            megabytes(size),
-            megabytes(limit)
-        ),
+        format!("{path}: {side} is {}, more than the {} the visual review reads", megabytes(size), megabytes(limit)),
         "open both versions with their own application to compare them",
     )
 }
@@ -85,9 +81,8 @@ pub fn sides(session: &Session, raw: &str, limit: u64) -> Result<Sides, CommandE
     let path = VPath::parse(raw)
         .map_err(|e| CommandError::new(ErrorKind::BadRequest, format!("`{raw}` is not a path in the folder: {e}")))?;
     let env = session.environment();
-    let overlay = env
-        .overlay()
-        .ok_or_else(|| CommandError::new(ErrorKind::NotFound, "this folder has no pending changes"))?;
+    let overlay =
+        env.overlay().ok_or_else(|| CommandError::new(ErrorKind::NotFound, "this folder has no pending changes"))?;
     let changes = overlay.pending().map_err(CommandError::from)?;
     let change = changes.iter().find(|c| c.path == path).ok_or_else(|| {
         CommandError::with_hint(
@@ -104,14 +99,19 @@ pub fn sides(session: &Session, raw: &str, limit: u64) -> Result<Sides, CommandE
         DiskSide::File { bytes: Some(bytes), .. } => Some(bytes),
         DiskSide::File { size, bytes: None } => return Err(too_large(&path, "the folder's version", size, limit)),
         DiskSide::Absent => None,
-        DiskSide::Dir => return Err(CommandError::new(ErrorKind::BadRequest, format!("{path} is a folder in the folder"))),
+        DiskSide::Dir => {
+            return Err(CommandError::new(ErrorKind::BadRequest, format!("{path} is a folder in the folder")));
+        }
     };
     let new = if matches!(change.kind, ChangeKind::Deleted) {
         None
     } else {
         match env.tree().stat(&path).map_err(CommandError::from)? {
             Some(s) if s.kind == Kind::Dir => {
-                return Err(CommandError::new(ErrorKind::BadRequest, format!("{path} is a folder: nothing to compare")));
+                return Err(CommandError::new(
+                    ErrorKind::BadRequest,
+                    format!("{path} is a folder: nothing to compare"),
+                ));
             }
             Some(s) if s.size > limit => return Err(too_large(&path, "the pending version", s.size, limit)),
             Some(_) => Some(env.tree().read(&path).map_err(CommandError::from)?),
@@ -243,7 +243,12 @@ impl VisualDiffs {
 
     /// The summary of a paged document's diff: page counts, the alignment, and which pairs are
     /// known unchanged without rendering.
-    pub fn pages(&self, previews: &Previews, session: &Session, raw: &str) -> Result<ReviewPagesResponse, CommandError> {
+    pub fn pages(
+        &self,
+        previews: &Previews,
+        session: &Session,
+        raw: &str,
+    ) -> Result<ReviewPagesResponse, CommandError> {
         let start = Instant::now();
         let (diff, fresh) = self.page_diff(previews, session, raw)?;
         let overview = diff.overview();
@@ -266,7 +271,12 @@ impl VisualDiffs {
     }
 
     /// One aligned page pair, rendered and compared.
-    pub fn page(&self, previews: &Previews, session: &Session, params: &ReviewPageParams) -> Result<ReviewPageResponse, CommandError> {
+    pub fn page(
+        &self,
+        previews: &Previews,
+        session: &Session,
+        params: &ReviewPageParams,
+    ) -> Result<ReviewPageResponse, CommandError> {
         let dpi = params.dpi.unwrap_or(DEFAULT_DPI);
         if dpi == 0 || dpi > MAX_DPI {
             return Err(CommandError::with_hint(
@@ -368,10 +378,10 @@ pub fn video(previews: &Previews, session: &Session, raw: &str) -> Result<Review
 }
 
 fn checksum(e: &folio_diff::ArchiveEntry) -> Option<String> {
-    if e.directory {
+    if e.directory || e.hash.is_empty() {
         return None;
     }
-    Some(e.crc32.map_or_else(|| e.hash.chars().take(12).collect(), |crc| format!("crc {crc:08x}")))
+    Some(format!("crc {:08x}", e.crc32))
 }
 
 fn entry(old: Option<&folio_diff::ArchiveEntry>, new: Option<&folio_diff::ArchiveEntry>) -> ArchiveEntryChange {

@@ -39,24 +39,26 @@ const deck = (fourth) => ({
     { title: 'Next steps', bullets: ['Hire two analysts'] },
   ],
 });
+// Rows as arrays, the header first, so the columns keep this order (region is the key).
 const sales = (after) => {
   const rows = [
-    { region: 'North', q1: 10, q2: 12, total: after ? '=B2+C2+1' : '=B2+C2' },
-    { region: 'South', q1: 20, q2: after ? 21 : 18, total: 38 },
-    { region: 'East', q1: 30, q2: 25, total: 55 },
-    { region: 'West', q1: after ? 17 : 15, q2: 16, total: 31 },
-    { region: 'Iberia', q1: 80, q2: 70, total: 150 },
-    { region: 'Nordics', q1: 120, q2: 110, total: 230 },
+    ['region', 'q1', 'q2', 'total'],
+    ['North', 10, 12, after ? '=B2+C2+1' : '=B2+C2'],
+    ['South', 20, after ? 21 : 18, 38],
+    ['East', 30, 25, 55],
+    ['West', after ? 17 : 15, 16, 31],
+    ['Iberia', 80, 70, 150],
+    ['Nordics', 120, 110, 230],
   ];
-  if (after) rows.push({ region: 'Baltics', q1: 40, q2: 45, total: 85 });
+  if (after) rows.push(['Baltics', 40, 45, 85]);
   return rows;
 };
 export default async function make() {
   await slides.create(deck('Iberia leads growth'), '/deck.pptx');
   await slides.create(deck('Nordics lead growth, Iberia second'), '/staging/deck.pptx');
-  const notes = [{ note: 'Figures in kEUR' }];
-  await sheets.writeSheets('/book.xlsx', { Sales: sales(false), Notes: notes });
-  await sheets.writeSheets('/staging/book.xlsx', { Sales: sales(true), Notes: notes });
+  const notes = [['note'], ['Figures in kEUR']];
+  await sheets.writeSheets('/book.xlsx', { Sales: sales(false), Notes: notes }, { noHeader: true });
+  await sheets.writeSheets('/staging/book.xlsx', { Sales: sales(true), Notes: notes }, { noHeader: true });
   return 'made';
 }
 "#;
@@ -81,7 +83,16 @@ pub const SQUARE: (u32, u32, u32, u32) = (50, 40, 40, 30);
 
 fn ffmpeg(out: &Path, filter: Option<&str>) {
     let mut cmd = std::process::Command::new("ffmpeg");
-    cmd.args(["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=3"]);
+    cmd.args([
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=160x120:rate=30:duration=3",
+    ]);
     if let Some(filter) = filter {
         cmd.args(["-vf", filter]);
     }
