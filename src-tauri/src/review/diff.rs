@@ -126,7 +126,7 @@ pub fn diff(session: &Session, raw: &str) -> Result<ReviewDiffResponse, String> 
         path: path.to_string(),
         before_path: before_path.to_string(),
         kind: DiffKind::Binary,
-        media_type: media_type.clone(),
+        media_type,
         before_size,
         after_size,
         hunks: Vec::new(),

@@ -45,8 +45,11 @@ async fn each_kind_of_change_is_reviewed_visually_in_the_real_window() {
     }
     let app = App::start(review_fixtures::fill, &[]).await;
     app.wait_text("#scripts", "Publishes the revised deck").await;
+    app.shot("review-visual-0-opened.png").await;
     app.click(".script[data-path='/scripts/revise.js'] button.run").await;
     app.wait_text("#script-form", "takes no arguments").await;
+    // The form opens below the second script, under the panel's fold: scrolled to, then clicked.
+    scroll_to(&app, "#script-run").await;
     app.click("#script-run").await;
     app.wait_text("#run-state", "Finished").await;
     app.wait_text("#pending-count", "5 pending changes").await;
@@ -83,6 +86,7 @@ async fn each_kind_of_change_is_reviewed_visually_in_the_real_window() {
     app.wait_text(".cell-grid td.changed[data-cell='C3']", "21").await;
     app.wait_text(".cell-grid td.changed[data-cell='D2']", "=B2+C2+1").await;
     app.wait_text(".sheet-facts", "1 added row").await;
+    scroll_to(&app, ".cell-grid").await;
     app.shot("review-visual-2-workbook.png").await;
     close_diff(&app, "/book.xlsx").await;
 
@@ -91,6 +95,7 @@ async fn each_kind_of_change_is_reviewed_visually_in_the_real_window() {
     let (first, last) = review_fixtures::CHANGED_FRAMES;
     wait_long(&app, &format!(".frame-range[data-range='{first}-{last}']"), 90).await;
     app.wait_text(".frame-range .range-head", &format!("frames {first}–{last} changed")).await;
+    scroll_to(&app, ".frame-range .range-thumbs").await;
     app.wait_text(".video-sides", "h264").await;
     let ranges = app.js("return document.querySelectorAll('.frame-range').length").await;
     assert_eq!(ranges, serde_json::json!(1));
@@ -102,8 +107,12 @@ async fn each_kind_of_change_is_reviewed_visually_in_the_real_window() {
     // The image: before, after and the difference with its box; the slider blends it.
     open_diff(&app, "/chart.png").await;
     wait_long(&app, ".image-diff img.diff-layer", 30).await;
-    app.wait_text("#image-changed", "1,200 pixels changed").await;
+    let changed = app.wait_text("#image-changed", "pixels changed (4.00%)").await;
+    let digits: String =
+        changed.split(" pixels").next().unwrap_or_default().chars().filter(char::is_ascii_digit).collect();
+    assert_eq!(digits, "1200", "{changed}");
     app.wait_text("#image-bbox", "50,40 size 40×30").await;
+    scroll_to(&app, ".image-diff .before-after").await;
     app.shot("review-visual-4-image.png").await;
     close_diff(&app, "/chart.png").await;
 

@@ -106,7 +106,6 @@ function Sheet({ sheet }: { sheet: SheetDiff }) {
     <div class="sheet-diff" data-sheet-diff={sheet.name}>
       <div class="visual-summary sheet-facts">
         {sheet.state === "added" ? "A new sheet" : sheet.state === "removed" ? "Removed by the commit" : facts.join(" · ")}
-        <span class="muted"> · {sheet.matchedBy}</span>
       </div>
       <Grid sheet={sheet} />
       {sheet.removedRows.length > 0 && (

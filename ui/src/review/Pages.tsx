@@ -81,10 +81,12 @@ function PagePair({ path, pair }: { path: string; pair: ReviewPagePair }) {
       )}
       {!error && !page && <div class="muted page-wait">Rendering both pages…</div>}
       {page && (state !== "unchanged" || shown) && (
-        <div class="before-after pages">
+        <div class="before-after page-sides">
           <figure>
             <figcaption>Folder now{pair.old !== null && ` · p. ${pair.old}`}</figcaption>
-            <Side png={page.oldPng} alt={`${path} page ${pair.old} in the folder`} missing="No such page in the folder" />
+            <div class="page-frame">
+              <Side png={page.oldPng} alt={`${path} page ${pair.old} in the folder`} missing="No such page in the folder" />
+            </div>
           </figure>
           <figure>
             <figcaption>After commit{pair.new !== null && ` · p. ${pair.new}`}</figcaption>
