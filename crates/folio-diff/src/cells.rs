@@ -390,7 +390,7 @@ fn match_rows(
         out.push((Some(0), Some(0)));
     }
     if let (Some((_, hn)), Some(&(0, 0))) = (headers, columns.first())
-        && let (Some(ko), Some(kn)) = (keys(o, first), keys(n, first))
+        && let (Some(ko), Some(_)) = (keys(o, first), keys(n, first))
     {
         for j in first..n.rows.len() {
             out.push((ko.get(n.cell(j, 0)).copied(), Some(j)));

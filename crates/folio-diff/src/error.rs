@@ -51,7 +51,7 @@ pub enum DiffError {
         name: String,
     },
     /// A page index past the alignment's end was asked for. The caller asks for `0..pairs.len()`.
-    #[error("{name}: page pair {index} does not exist — the alignment has {count} pair(s) — hint: ask for 0 to {}", count.saturating_sub(1))]
+    #[error("{name}: page pair {index} does not exist — the alignment has {count} pair(s) — hint: ask for 0 to {}", .count.saturating_sub(1))]
     NoSuchPair {
         /// The file.
         name: String,

@@ -48,8 +48,8 @@
 pub mod discovery;
 pub mod doctor;
 pub mod encode;
-pub mod frames;
 mod error;
+pub mod frames;
 pub mod ops;
 pub mod preview;
 pub mod probe;
