@@ -6,8 +6,9 @@
 //! their fingerprints, so one inserted page is one added page and every later page still meets
 //! its twin. [`PageDiff::compare`] renders ONE pair and compares the pixels, so the first
 //! page's diff of two 100-page PDFs costs one page's render. [`PageDiff::status`] answers
-//! without rendering: added, removed, the result of a comparison already made, else
-//! [`PageStatus::Unknown`].
+//! without rendering: added, removed, unchanged when the two pages are made of the same objects
+//! (`pdfprint.rs`: content streams and everything they reach, hashed), the result of a
+//! comparison already made, else [`PageStatus::Unknown`].
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -23,7 +24,7 @@ use serde::Serialize;
 
 use crate::error::{DiffError, Result, Side};
 use crate::pixels::{self, Picture, PixelBox};
-use crate::seq;
+use crate::{pdfprint, seq};
 
 /// One row of the alignment: a page of the old side, of the new side, or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -43,7 +44,8 @@ pub enum PageStatus {
     Added,
     /// Only on the old side.
     Removed,
-    /// Known equal: their pixels were compared.
+    /// Known equal: the pages are made of the same objects (content streams, resources, fonts,
+    /// images), or their pixels were compared.
     Unchanged,
     /// Known different: their pixels were compared.
     Changed,
@@ -104,6 +106,8 @@ struct SideDoc {
     prints: Vec<u64>,
     /// Each page's words (for pairing unmatched pages by similarity), at most 400 per page.
     words: Vec<Vec<String>>,
+    /// Each page's objects hashed (`pdfprint`), when lopdf reads the file.
+    content: Option<Vec<[u8; 32]>>,
 }
 
 /// Two versions of a paged document, aligned; pairs rendered on demand.
@@ -144,12 +148,18 @@ impl PageDiff {
             .into_iter()
             .map(|(i, j)| PagePair { old: i.map(|i| i as u32 + 1), new: j.map(|j| j as u32 + 1) })
             .collect();
+        let content = |side: &Option<SideDoc>, page: u32| {
+            side.as_ref().and_then(|s| s.content.as_ref()).and_then(|c| c.get(page as usize - 1)).copied()
+        };
         let known = pairs
             .iter()
             .map(|p| match (p.old, p.new) {
                 (None, _) => PageStatus::Added,
                 (_, None) => PageStatus::Removed,
-                _ => PageStatus::Unknown,
+                (Some(a), Some(b)) => match (content(&old, a), content(&new, b)) {
+                    (Some(x), Some(y)) if x == y => PageStatus::Unchanged,
+                    _ => PageStatus::Unknown,
+                },
             })
             .collect();
         Ok(PageDiff {
@@ -208,8 +218,9 @@ impl PageDiff {
         })
     }
 
-    /// What is known of pair `i` without rendering: added, removed, the result of an earlier
-    /// [`PageDiff::compare`], else [`PageStatus::Unknown`].
+    /// What is known of pair `i` without rendering: added, removed, unchanged when both pages
+    /// are made of the same objects, the result of an earlier [`PageDiff::compare`], else
+    /// [`PageStatus::Unknown`].
     pub fn status(&self, i: usize) -> Result<PageStatus> {
         self.pair(i)?;
         Ok(self.known()[i])
@@ -346,7 +357,8 @@ fn side_doc(renderer: &Renderer, name: &str, side: Side, bytes: Vec<u8>, notes: 
         prints.push(u64::from_le_bytes(first));
         words.push(w.into_iter().take(400).collect());
     }
-    Ok(SideDoc { pdf, pages, prints, words })
+    let content = pdfprint::page_prints(&pdf).filter(|c| c.len() == pages as usize);
+    Ok(SideDoc { pdf, pages, prints, words, content })
 }
 
 /// How many words two pages share (as a multiset), at most 10 000.
