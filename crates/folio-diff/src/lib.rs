@@ -51,7 +51,7 @@ pub use cells::{
 };
 pub use error::{DiffError, Result, Side};
 pub use image::{ImageDiff, image};
-pub use pages::{PageCompare, PageDiff, PageOverview, PagePair, PageStatus};
+pub use pages::{ALIGNED_BY_OBJECTS, ALIGNED_BY_TEXT, PageCompare, PageDiff, PageOverview, PagePair, PageStatus};
 pub use pixels::PixelBox;
 pub use shape::{Shape, shape_of};
 pub use video::{FrameRange, RangeThumbs, VideoDiff, VideoInfo, VideoOptions, video, video_with};
