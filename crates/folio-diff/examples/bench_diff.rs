@@ -74,6 +74,7 @@ fn workbook(rows: usize, edit: bool) -> Vec<u8> {
             units += 1;
             region.push('*');
         }
+        let channel = ["web", "store"][i % 2];
         data.push(json!([
             i,
             region,
@@ -81,7 +82,7 @@ fn workbook(rows: usize, edit: bool) -> Vec<u8> {
             units,
             (i % 50) as f64 + 0.5,
             0.1,
-            ["web", "store"][i % 2],
+            channel,
             Value::Null
         ]));
         if edit && i % (rows / 5).max(1) == 0 {

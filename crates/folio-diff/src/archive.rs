@@ -78,7 +78,7 @@ pub fn archive(old: Option<&[u8]>, new: Option<&[u8]>, name: &str) -> Result<Arc
 
 /// One side's entries by normalised name, every file read (under the byte cap) and hashed.
 fn entries(name: &str, side: Side, bytes: &[u8]) -> Result<BTreeMap<String, ArchiveEntry>> {
-    let fail = |source| DiffError::Archive { name: name.to_string(), side, source };
+    let fail = |source| DiffError::Archive { name: name.to_string(), side, source: Box::new(source) };
     let limits = Limits::default();
     let mut opened = Opened::open(name, bytes, &limits, limits.max_bytes).map_err(fail)?;
     let mut left = limits.max_bytes;

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::error::{DiffError, Result, Side};
 use crate::formula::relative;
-use crate::seq;
+use crate::seq::{self, Pair};
 use crate::sheetread::{self, Sheet};
 
 /// How a sheet compares.
@@ -384,13 +384,13 @@ fn match_rows(
     columns: &[(usize, usize)],
     first: usize,
     headers: Option<(&[String], &[String])>,
-) -> (Vec<(Option<usize>, Option<usize>)>, RowMatch) {
-    let mut out: Vec<(Option<usize>, Option<usize>)> = Vec::new();
+) -> (Vec<Pair>, RowMatch) {
+    let mut out: Vec<Pair> = Vec::new();
     if first == 1 {
         out.push((Some(0), Some(0)));
     }
     if let (Some((_, hn)), Some(&(0, 0))) = (headers, columns.first())
-        && let (Some(ko), Some(kn)) = (keys(o, first), keys(n, first))
+        && let (Some(ko), Some(_)) = (keys(o, first), keys(n, first))
     {
         for j in first..n.rows.len() {
             out.push((ko.get(n.cell(j, 0)).copied(), Some(j)));

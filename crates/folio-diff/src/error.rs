@@ -51,7 +51,7 @@ pub enum DiffError {
         name: String,
     },
     /// A page index past the alignment's end was asked for. The caller asks for `0..pairs.len()`.
-    #[error("{name}: page pair {index} does not exist — the alignment has {count} pair(s) — hint: ask for 0 to {}", count.saturating_sub(1))]
+    #[error("{name}: page pair {index} does not exist — the alignment has {count} pair(s) — hint: ask for 0 to {}", .count.saturating_sub(1))]
     NoSuchPair {
         /// The file.
         name: String,
@@ -80,8 +80,8 @@ pub enum DiffError {
         name: String,
         /// Which version.
         side: Side,
-        /// What folio-render said.
-        source: RenderError,
+        /// What folio-render said (boxed, as every wrapped error: they are large).
+        source: Box<RenderError>,
     },
     /// A side is not a workbook the sheet reader reads (truncated, damaged, encrypted, not a
     /// workbook). Retrying the same bytes fails the same way.
@@ -92,7 +92,7 @@ pub enum DiffError {
         /// Which version.
         side: Side,
         /// What folio-sheets said (with its hint).
-        source: SheetError,
+        source: Box<SheetError>,
     },
     /// A side is not video ffmpeg can decode (not media at all, truncated, or audio only). Retrying
     /// the same bytes fails the same way.
@@ -117,8 +117,8 @@ pub enum DiffError {
         name: String,
         /// Which version.
         side: Side,
-        /// What folio-media said.
-        source: MediaError,
+        /// What folio-media said (boxed: it is large).
+        source: Box<MediaError>,
     },
     /// A side is not an archive folio-archives reads, or breaks one of its limits (entries,
     /// bytes, encryption). Retrying the same bytes fails the same way.
@@ -129,7 +129,7 @@ pub enum DiffError {
         /// Which version.
         side: Side,
         /// What folio-archives said (with its hint).
-        source: ArchiveError,
+        source: Box<ArchiveError>,
     },
     /// Writing a picture of the diff failed (an encoder error; never expected). Reported as a
     /// bug.
@@ -165,7 +165,7 @@ impl DiffError {
     pub(crate) fn render(name: &str, side: Side, source: RenderError) -> DiffError {
         match source {
             RenderError::Encrypted { .. } => DiffError::Encrypted { name: name.to_string(), side },
-            source => DiffError::Render { name: name.to_string(), side, source },
+            source => DiffError::Render { name: name.to_string(), side, source: Box::new(source) },
         }
     }
 

@@ -42,6 +42,19 @@ pub struct ImageDiff {
     pub ms: u64,
 }
 
+fn picture(img: &Option<RgbaImage>) -> Picture<'_> {
+    match img {
+        Some(i) => Picture {
+            width: i.width(),
+            height: i.height(),
+            channels: 4,
+            stride: i.width() as usize * 4,
+            data: i.as_raw(),
+        },
+        None => Picture { width: 0, height: 0, channels: 4, stride: 0, data: &[] },
+    }
+}
+
 /// Compares two versions of an image (`None`: the file does not exist on that side). A side that
 /// does not decode is refused with [`DiffError::Render`] naming it.
 pub fn image(old: Option<&[u8]>, new: Option<&[u8]>, name: &str) -> Result<ImageDiff> {
@@ -58,18 +71,6 @@ pub fn image(old: Option<&[u8]>, new: Option<&[u8]>, name: &str) -> Result<Image
             .transpose()
     };
     let (o, n) = (decode(old, Side::Old)?, decode(new, Side::New)?);
-    fn picture(img: &Option<RgbaImage>) -> Picture<'_> {
-        match img {
-            Some(i) => Picture {
-                width: i.width(),
-                height: i.height(),
-                channels: 4,
-                stride: i.width() as usize * 4,
-                data: i.as_raw(),
-            },
-            None => Picture { width: 0, height: 0, channels: 4, stride: 0, data: &[] },
-        }
-    }
     let compared = pixels::compare(&picture(&o), &picture(&n));
     let mut notes = Vec::new();
     let dims = |img: &Option<RgbaImage>| img.as_ref().map(|i| (i.width(), i.height()));

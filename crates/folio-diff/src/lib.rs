@@ -9,7 +9,8 @@
 //!   to PDF by folio-render's warm LibreOffice once per side. Pages are aligned by a sequence
 //!   diff of their text fingerprints (an inserted page is one added page), and a
 //!   pair is rendered and compared pixel by pixel only when asked ([`PageDiff::compare`]), so the
-//!   first page of two 100-page PDFs costs one page's render.
+//!   first page of two 100-page PDFs costs one page's render; pages made of the same PDF objects
+//!   are known unchanged without any render.
 //! - **Cells** ([`cells`]): workbooks and CSV through folio-sheets' calamine readers; sheets
 //!   matched by name, rows by a key column or a sequence diff, columns by header; values and
 //!   formulas; capped lists with exact counts.
@@ -36,6 +37,7 @@ mod error;
 mod formula;
 mod image;
 mod pages;
+mod pdfprint;
 mod pixels;
 mod seq;
 mod shape;
@@ -49,7 +51,7 @@ pub use cells::{
 };
 pub use error::{DiffError, Result, Side};
 pub use image::{ImageDiff, image};
-pub use pages::{PageCompare, PageDiff, PageOverview, PagePair, PageStatus};
+pub use pages::{ALIGNED_BY_OBJECTS, ALIGNED_BY_TEXT, PageCompare, PageDiff, PageOverview, PagePair, PageStatus};
 pub use pixels::PixelBox;
 pub use shape::{Shape, shape_of};
 pub use video::{FrameRange, RangeThumbs, VideoDiff, VideoInfo, VideoOptions, video, video_with};

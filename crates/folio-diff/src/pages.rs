@@ -6,8 +6,9 @@
 //! their fingerprints, so one inserted page is one added page and every later page still meets
 //! its twin. [`PageDiff::compare`] renders ONE pair and compares the pixels, so the first
 //! page's diff of two 100-page PDFs costs one page's render. [`PageDiff::status`] answers
-//! without rendering: added, removed, the result of a comparison already made, else
-//! [`PageStatus::Unknown`].
+//! without rendering: added, removed, unchanged when the two pages are made of the same objects
+//! (`pdfprint.rs`: content streams and everything they reach, hashed), the result of a
+//! comparison already made, else [`PageStatus::Unknown`].
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -15,7 +16,7 @@ use std::time::Instant;
 
 use folio_kinds::{FileKind, OfficeApp};
 use folio_render::pagepng::{self, RgbRows};
-use folio_render::pdf::PageRequest;
+use folio_render::pdf::{PageRequest, PdfEngine, page_count};
 use folio_render::rasterize::{DocKind, classify};
 use folio_render::text::page_texts;
 use folio_render::{ImageFormat, RenderError, Renderer, Size, office};
@@ -23,7 +24,7 @@ use serde::Serialize;
 
 use crate::error::{DiffError, Result, Side};
 use crate::pixels::{self, Picture, PixelBox};
-use crate::seq;
+use crate::{pdfprint, seq};
 
 /// One row of the alignment: a page of the old side, of the new side, or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -43,7 +44,8 @@ pub enum PageStatus {
     Added,
     /// Only on the old side.
     Removed,
-    /// Known equal: their pixels were compared.
+    /// Known equal: the pages are made of the same objects (content streams, resources, fonts,
+    /// images), or their pixels were compared.
     Unchanged,
     /// Known different: their pixels were compared.
     Changed,
@@ -100,10 +102,8 @@ pub struct PageOverview {
 struct SideDoc {
     pdf: Vec<u8>,
     pages: u32,
-    /// Each page's fingerprint (its text, or its size and image count when it has none).
-    prints: Vec<u64>,
-    /// Each page's words (for pairing unmatched pages by similarity), at most 400 per page.
-    words: Vec<Vec<String>>,
+    /// Each page's objects hashed (`pdfprint`), when lopdf reads the file.
+    content: Option<Vec<[u8; 32]>>,
 }
 
 /// Two versions of a paged document, aligned; pairs rendered on demand.
@@ -135,21 +135,22 @@ impl PageDiff {
         let mut notes = Vec::new();
         let old = old.map(|b| side_doc(renderer, name, Side::Old, b, &mut notes)).transpose()?;
         let new = new.map(|b| side_doc(renderer, name, Side::New, b, &mut notes)).transpose()?;
-        let empty: (&[u64], &[Vec<String>]) = (&[], &[]);
-        let (ap, aw) = old.as_ref().map_or(empty, |s| (&s.prints[..], &s.words[..]));
-        let (bp, bw) = new.as_ref().map_or(empty, |s| (&s.prints[..], &s.words[..]));
-        // Any two unmatched pages may pair (a page rewritten is a changed page, not a removed and
-        // an added one); shared words decide which.
-        let pairs: Vec<PagePair> = seq::align(ap, bp, &mut |i, j| 1 + shared_words(&aw[i], &bw[j]))
+        let pairs: Vec<PagePair> = align(renderer, name, old.as_ref(), new.as_ref(), &mut notes)?
             .into_iter()
             .map(|(i, j)| PagePair { old: i.map(|i| i as u32 + 1), new: j.map(|j| j as u32 + 1) })
             .collect();
+        let content = |side: &Option<SideDoc>, page: u32| {
+            side.as_ref().and_then(|s| s.content.as_ref()).and_then(|c| c.get(page as usize - 1)).copied()
+        };
         let known = pairs
             .iter()
             .map(|p| match (p.old, p.new) {
                 (None, _) => PageStatus::Added,
                 (_, None) => PageStatus::Removed,
-                _ => PageStatus::Unknown,
+                (Some(a), Some(b)) => match (content(&old, a), content(&new, b)) {
+                    (Some(x), Some(y)) if x == y => PageStatus::Unchanged,
+                    _ => PageStatus::Unknown,
+                },
             })
             .collect();
         Ok(PageDiff {
@@ -208,8 +209,9 @@ impl PageDiff {
         })
     }
 
-    /// What is known of pair `i` without rendering: added, removed, the result of an earlier
-    /// [`PageDiff::compare`], else [`PageStatus::Unknown`].
+    /// What is known of pair `i` without rendering: added, removed, unchanged when both pages
+    /// are made of the same objects, the result of an earlier [`PageDiff::compare`], else
+    /// [`PageStatus::Unknown`].
     pub fn status(&self, i: usize) -> Result<PageStatus> {
         self.pair(i)?;
         Ok(self.known()[i])
@@ -325,11 +327,94 @@ fn side_doc(renderer: &Renderer, name: &str, side: Side, bytes: Vec<u8>, notes: 
         }
     };
     let engine = renderer.pdfium().map_err(fail)?;
-    let (pages, texts) = page_texts(&engine, &label, &pdf, None, &mut |_| true).map_err(fail)?;
+    // PDFium opens it now, so an encrypted or damaged side is refused before anything else.
+    let pages = page_count(&engine, name, &pdf).map_err(fail)?;
+    let content = pdfprint::page_prints(&pdf).filter(|c| c.len() == pages as usize);
+    Ok(SideDoc { pdf, pages, content })
+}
+
+/// The alignment of two sides' pages, as 0-based indexes. When at least half the pages of the
+/// shorter side are made of the same objects on both sides (`pdfprint`), pages are aligned by
+/// those hashes and only the pages left unmatched have their text read (to pair them by shared
+/// words); otherwise every page's text is read and pages are aligned by it.
+fn align(
+    renderer: &Renderer,
+    name: &str,
+    old: Option<&SideDoc>,
+    new: Option<&SideDoc>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<seq::Pair>> {
+    let (o, n) = match (old, new) {
+        (Some(o), Some(n)) => (o, n),
+        (Some(o), None) => return Ok((0..o.pages as usize).map(|i| (Some(i), None)).collect()),
+        (None, Some(n)) => return Ok((0..n.pages as usize).map(|j| (None, Some(j))).collect()),
+        (None, None) => return Ok(Vec::new()),
+    };
+    let engine = renderer.pdfium().map_err(|e| DiffError::render(name, Side::New, e))?;
+    if let (Some(a), Some(b)) = (&o.content, &n.content) {
+        let short = |h: &[u8; 32]| u64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]);
+        let (a, b): (Vec<u64>, Vec<u64>) = (a.iter().map(short).collect(), b.iter().map(short).collect());
+        let mut count: HashMap<u64, i64> = HashMap::new();
+        for x in &a {
+            *count.entry(*x).or_default() += 1;
+        }
+        let shared = b
+            .iter()
+            .filter(|y| {
+                count.get_mut(y).is_some_and(|c| {
+                    *c > 0 && {
+                        *c -= 1;
+                        true
+                    }
+                })
+            })
+            .count();
+        if shared > 0 && shared * 2 >= a.len().min(b.len()) {
+            let mut words: HashMap<(bool, usize), Vec<String>> = HashMap::new();
+            let mut read = |doc: &SideDoc, is_new: bool, i: usize| -> Vec<String> {
+                words
+                    .entry((is_new, i))
+                    .or_insert_with(|| {
+                        page_texts(&engine, name, &doc.pdf, Some(&[i as u32 + 1]), &mut |_| true)
+                            .map(|(_, t)| t.first().map(|t| page_words(&t.text)).unwrap_or_default())
+                            .unwrap_or_default()
+                    })
+                    .clone()
+            };
+            notes.push(ALIGNED_BY_OBJECTS.into());
+            return Ok(seq::align(&a, &b, &mut |i, j| {
+                let (wa, wb) = (read(o, false, i), read(n, true, j));
+                1 + shared_words(&wa, &wb)
+            }));
+        }
+    }
+    notes.push(ALIGNED_BY_TEXT.into());
+    let (ap, aw) = text_prints(&engine, name, Side::Old, o)?;
+    let (bp, bw) = text_prints(&engine, name, Side::New, n)?;
+    // Any two unmatched pages may pair (a page rewritten is a changed page, not a removed and
+    // an added one); shared words decide which.
+    Ok(seq::align(&ap, &bp, &mut |i, j| 1 + shared_words(&aw[i], &bw[j])))
+}
+
+/// The note when pages were aligned by what they are made of.
+pub const ALIGNED_BY_OBJECTS: &str = "pages were aligned by what they are made of (their PDF objects)";
+/// The note when pages were aligned by their text.
+pub const ALIGNED_BY_TEXT: &str = "pages were aligned by their text";
+
+/// A page's words, at most 400.
+fn page_words(text: &str) -> Vec<String> {
+    text.split_whitespace().take(400).map(str::to_string).collect()
+}
+
+/// Every page's text fingerprint (its words, or its size and image count when it has none) and
+/// words.
+fn text_prints(engine: &PdfEngine, name: &str, side: Side, doc: &SideDoc) -> Result<(Vec<u64>, Vec<Vec<String>>)> {
+    let (_, texts) =
+        page_texts(engine, name, &doc.pdf, None, &mut |_| true).map_err(|e| DiffError::render(name, side, e))?;
     let mut prints = Vec::with_capacity(texts.len());
     let mut words = Vec::with_capacity(texts.len());
     for t in &texts {
-        let w: Vec<String> = t.text.split_whitespace().map(str::to_string).collect();
+        let w: Vec<&str> = t.text.split_whitespace().collect();
         let mut h = blake3::Hasher::new();
         if w.is_empty() {
             // No text (a scan, a picture): its size and image count are all the alignment has.
@@ -344,9 +429,9 @@ fn side_doc(renderer: &Renderer, name: &str, side: Side, bytes: Vec<u8>, notes: 
         let mut first = [0u8; 8];
         first.copy_from_slice(&bytes.as_bytes()[..8]);
         prints.push(u64::from_le_bytes(first));
-        words.push(w.into_iter().take(400).collect());
+        words.push(page_words(&t.text));
     }
-    Ok(SideDoc { pdf, pages, prints, words })
+    Ok((prints, words))
 }
 
 /// How many words two pages share (as a multiset), at most 10 000.

@@ -41,6 +41,12 @@ pub struct Picture<'a> {
 }
 
 impl Picture<'_> {
+    /// Row `y`'s pixel bytes.
+    fn row(&self, y: u32) -> Option<&[u8]> {
+        let at = y as usize * self.stride;
+        self.data.get(at..at + self.width as usize * self.channels)
+    }
+
     /// The pixel at (x, y) as RGBA (RGB pictures are opaque); `None` outside the picture.
     fn rgba(&self, x: u32, y: u32) -> Option<[u8; 4]> {
         if x >= self.width || y >= self.height {
@@ -166,11 +172,7 @@ pub fn compare(old: &Picture<'_>, new: &Picture<'_>) -> Compared {
     for y in 0..height {
         if same_shape {
             // The common case: compare rows as slices, pixel by pixel only where they differ.
-            fn row<'a>(p: &Picture<'a>, y: u32) -> Option<&'a [u8]> {
-                let at = y as usize * p.stride;
-                p.data.get(at..at + p.width as usize * p.channels)
-            }
-            if let (Some(a), Some(b)) = (row(old, y), row(new, y))
+            if let (Some(a), Some(b)) = (old.row(y), new.row(y))
                 && a == b
             {
                 continue;

@@ -183,7 +183,8 @@ mod tests {
     #[test]
     fn alignments_match_what_is_equal_and_pair_what_is_similar() {
         // (old, new, expected pairs as (old, new) with -1 for none)
-        let cases: &[(&[u64], &[u64], &[(i64, i64)])] = &[
+        type Case<'a> = (&'a [u64], &'a [u64], &'a [(i64, i64)]);
+        let cases: &[Case<'_>] = &[
             (&[1, 2, 3], &[1, 2, 3], &[(0, 0), (1, 1), (2, 2)]),
             (&[1, 2, 3], &[1, 9, 2, 3], &[(0, 0), (-1, 1), (1, 2), (2, 3)]),
             (&[1, 2, 3], &[1, 3], &[(0, 0), (1, -1), (2, 1)]),

@@ -15,3 +15,26 @@ pub fn shape_of(path: &str, head: &[u8]) -> Shape {
     }
     if head.is_empty() || folio_kinds::text::decode(head).is_some() { Shape::Text } else { Shape::Binary }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Shape, shape_of};
+
+    #[test]
+    fn shapes_come_from_the_bytes_then_the_name_then_a_text_sniff() {
+        let cases: [(&str, &[u8], Shape); 9] = [
+            ("/out/q.pdf", b"%PDF-1.7\n", Shape::Pages),
+            ("/out/q.png", b"%PDF-1.7\n", Shape::Pages),
+            ("/out/deck.pptx", b"PK\x03\x04", Shape::Pages),
+            ("/out/book.xlsx", b"PK\x03\x04", Shape::Cells),
+            ("/out/data.csv", b"a,b\n1,2\n", Shape::Cells),
+            ("/out/clip.mp4", b"\0\0\0\x18ftypisom", Shape::Video),
+            ("/out/bundle.zip", b"PK\x03\x04", Shape::Archive),
+            ("/out/notes.unknownext", b"plain words\n", Shape::Text),
+            ("/out/blob.unknownext", b"\0\x01\x02\x03binary", Shape::Binary),
+        ];
+        for (path, head, want) in cases {
+            assert_eq!(shape_of(path, head), want, "{path}");
+        }
+    }
+}

@@ -48,7 +48,7 @@ fn from_flat(flat: Flat) -> Sheet {
 
 /// Every worksheet of `bytes` (called `name`), in workbook order.
 pub fn read(name: &str, side: Side, bytes: &[u8]) -> Result<Vec<Sheet>> {
-    let fail = |source| DiffError::Workbook { name: name.to_string(), side, source };
+    let fail = |source| DiffError::Workbook { name: name.to_string(), side, source: Box::new(source) };
     let format = detect(name, bytes).map_err(fail)?;
     if format == Format::Csv {
         return Ok(vec![from_flat(csvio::read(name, bytes, None).map_err(fail)?)]);

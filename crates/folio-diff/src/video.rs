@@ -204,7 +204,7 @@ fn media_error(name: &str, side: Side, e: MediaError) -> DiffError {
         MediaError::NoStream { .. } => {
             DiffError::NotVideo { name: name.to_string(), side, detail: "it has no video stream".into(), ext }
         }
-        source => DiffError::Media { name: name.to_string(), side, source },
+        source => DiffError::Media { name: name.to_string(), side, source: Box::new(source) },
     }
 }
 

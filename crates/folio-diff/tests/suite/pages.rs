@@ -48,29 +48,56 @@ fn a_deck_with_slide_four_changed_marks_exactly_slide_four() {
 
 #[test]
 fn a_pdf_with_one_page_inserted_has_one_added_page_and_the_rest_unchanged() {
+    // "glaciers" uses only letters the other pages use, so the shared font subset is unchanged
+    // and pages align by their objects; "jazzy quixotic waxwork" adds glyphs (the subset, and so
+    // every page's objects, change) and pages align by their text.
     let r = renderer();
-    let names: Vec<String> = ["apples", "bridges", "copper", "dunes", "engines"].map(String::from).to_vec();
-    let mut with = names.clone();
-    with.insert(2, "glaciers".into());
-    let diff = PageDiff::open(&r, Some(pages_pdf(&names)), Some(pages_pdf(&with)), "/out/report.pdf").unwrap();
-    assert_eq!((diff.old_pages(), diff.new_pages()), (5, 6));
-    let want = [
-        (Some(1), Some(1)),
-        (Some(2), Some(2)),
-        (None, Some(3)),
-        (Some(3), Some(4)),
-        (Some(4), Some(5)),
-        (Some(5), Some(6)),
-    ]
-    .map(|(old, new)| PagePair { old, new });
-    assert_eq!(diff.pairs(), &want[..]);
-    assert_eq!(diff.status(2).unwrap(), PageStatus::Added);
-    assert_eq!(diff.status(3).unwrap(), PageStatus::Unknown, "nothing is rendered before it is asked for");
-    assert_eq!(changed_pairs(&diff), vec![2], "only the added page counts as changed");
-    let added = diff.compare(2, 50.0).unwrap();
-    assert!(added.old_png.is_none() && added.new_png.is_some());
-    for i in [0, 1, 3, 4, 5] {
-        assert_eq!(diff.status(i).unwrap(), PageStatus::Unchanged, "pair {i}");
+    for (inserted, aligned_by) in
+        [("glaciers", folio_diff::ALIGNED_BY_OBJECTS), ("jazzy quixotic waxwork", folio_diff::ALIGNED_BY_TEXT)]
+    {
+        let names: Vec<String> = ["apples", "bridges", "copper", "dunes", "engines"].map(String::from).to_vec();
+        let mut with = names.clone();
+        with.insert(2, inserted.into());
+        let diff = PageDiff::open(&r, Some(pages_pdf(&names)), Some(pages_pdf(&with)), "/out/report.pdf").unwrap();
+        assert_eq!((diff.old_pages(), diff.new_pages()), (5, 6));
+        assert!(diff.overview().notes.iter().any(|n| n == aligned_by), "{inserted}: {:?}", diff.overview().notes);
+        let want = [
+            (Some(1), Some(1)),
+            (Some(2), Some(2)),
+            (None, Some(3)),
+            (Some(3), Some(4)),
+            (Some(4), Some(5)),
+            (Some(5), Some(6)),
+        ]
+        .map(|(old, new)| PagePair { old, new });
+        assert_eq!(diff.pairs(), &want[..], "{inserted}");
+        assert_eq!(diff.status(2).unwrap(), PageStatus::Added);
+        assert_eq!(changed_pairs(&diff), vec![2], "{inserted}: only the added page counts as changed");
+        let added = diff.compare(2, 50.0).unwrap();
+        assert!(added.old_png.is_none() && added.new_png.is_some());
+        for i in [0, 1, 3, 4, 5] {
+            assert_eq!(diff.status(i).unwrap(), PageStatus::Unchanged, "{inserted}: pair {i}");
+        }
+    }
+}
+
+#[test]
+fn pages_made_of_the_same_objects_are_unchanged_before_any_render() {
+    // The third page's text changes using letters the others already use, so the font subset
+    // (shared by every page) is the same and pages 1, 2 and 4 are byte-for-byte the same objects.
+    let r = renderer();
+    let names: Vec<String> = ["apples", "bridges", "copper", "dunes"].map(String::from).to_vec();
+    let mut edited = names.clone();
+    edited[2] = "coppers".into();
+    let diff = PageDiff::open(&r, Some(pages_pdf(&names)), Some(pages_pdf(&edited)), "/out/report.pdf").unwrap();
+    let before: Vec<PageStatus> = diff.overview().status;
+    use PageStatus::{Changed, Unchanged, Unknown};
+    assert_eq!(before, vec![Unchanged, Unchanged, Unknown, Unchanged], "known without rendering");
+    assert!(diff.compare(2, 50.0).unwrap().changed);
+    assert_eq!(diff.status(2).unwrap(), Changed);
+    // And what the objects call unchanged, the pixels agree with.
+    for i in [0, 1, 3] {
+        assert!(!diff.compare(i, 50.0).unwrap().changed, "pair {i}");
     }
 }
 
