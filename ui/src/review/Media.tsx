@@ -30,8 +30,8 @@ function Failed({ error }: { error: Problem }) {
   );
 }
 
-function Picture({ png, alt, missing }: { png: string | null; alt: string; missing: string }) {
-  return png ? <img src={diffImageUrl(png)} alt={alt} /> : <div class="nothing muted">{missing}</div>;
+function Picture({ png, alt, missing, cls }: { png: string | null; alt: string; missing: string; cls?: string }) {
+  return png ? <img class={cls} src={diffImageUrl(png)} alt={alt} /> : <div class="nothing muted">{missing}</div>;
 }
 
 export function ImageDiff({ path, version }: { path: string; version: number }) {
@@ -59,11 +59,11 @@ export function ImageDiff({ path, version }: { path: string; version: number }) 
       <div class="before-after three">
         <figure>
           <figcaption>Folder now</figcaption>
-          <Picture png={d.oldPng} alt={`${path} in the folder`} missing="Not in the folder yet" />
+          <Picture cls="before" png={d.oldPng} alt={`${path} in the folder`} missing="Not in the folder yet" />
         </figure>
         <figure>
           <figcaption>After commit</figcaption>
-          <Picture png={d.newPng} alt={`${path} after commit`} missing="Removed by the commit" />
+          <Picture cls="after" png={d.newPng} alt={`${path} after commit`} missing="Removed by the commit" />
         </figure>
         <figure>
           <figcaption>
