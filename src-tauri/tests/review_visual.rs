@@ -174,3 +174,70 @@ fn a_visual_diff_fails_in_words_with_its_fix() {
             .unwrap_err();
     assert!(err.contains("900") && err.contains("hint:"), "{err}");
 }
+
+/// Writes `/report.pdf` with env:documents: five short pages, or with a page inserted after the
+/// second.
+const REPORT: &str = r#"import { pdf } from 'env:documents';
+/** Writes the report, with or without the inserted page. */
+export default async function report({ inserted }) {
+  const page = (n) => [{ heading: 'Section ' + n }, { text: 'Figures for section ' + n + ' are final.' }];
+  const pages = [page(1), page(2), page(3), page(4)];
+  if (inserted) pages.splice(2, 0, [{ heading: 'Late addition' }, { text: 'A page written after the review.' }]);
+  const content = pages.flatMap((p, i) => (i === 0 ? p : [{ pageBreak: true }, ...p]));
+  return await pdf.create('/report.pdf', { title: 'Report', content });
+}
+"#;
+
+#[test]
+fn a_pdf_with_an_inserted_page_shows_it_added_and_a_stamped_page_alone_needs_a_render() {
+    let app = app();
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().display().to_string();
+    let _: FolderOpenResponse = call(&app, "folder_open", json!({"params": {"path": folder}})).unwrap();
+    let state = tauri::Manager::state::<folio_desktop::commands::AppState>(&app.webview);
+    let env = state.current().unwrap().environment().clone();
+    let wrote = env.call("write_file", json!({"path": "/scripts/report.js", "content": REPORT}));
+    assert_eq!(wrote.status, folio_env::Status::Success, "{}", wrote.message);
+    let report = env.run_script("/scripts/report.js", json!({"inserted": false}), None, None).unwrap();
+    assert!(report.ok, "{:?}", report.error);
+    let _: CommitApplyResponse = call(&app, "commit_apply", json!({"params": {"paths": ["/report.pdf"]}})).unwrap();
+    let report = env.run_script("/scripts/report.js", json!({"inserted": true}), None, None).unwrap();
+    assert!(report.ok, "{:?}", report.error);
+
+    let pages: ReviewPagesResponse = call(&app, "review_pages", params("/report.pdf")).unwrap();
+    assert_eq!((pages.old_pages, pages.new_pages), (4, 5), "{pages:?}");
+    let rows: Vec<(Option<u32>, Option<u32>, PageState)> =
+        pages.pairs.iter().map(|p| (p.old, p.new, p.state)).collect();
+    let added: Vec<_> = rows.iter().filter(|r| r.2 == PageState::Added).collect();
+    assert_eq!(added, [&(None, Some(3), PageState::Added)], "one added page, the third: {rows:?}");
+    assert!(
+        rows.iter().all(|r| r.2 == PageState::Added || (r.2 != PageState::Changed && r.0.is_some() && r.1.is_some())),
+        "nothing is changed before a render, and every other page meets its twin: {rows:?}"
+    );
+    for pair in &pages.pairs {
+        let page: ReviewPageResponse =
+            call(&app, "review_page", json!({"params": {"path": "/report.pdf", "index": pair.index, "dpi": 40}}))
+                .unwrap();
+        if pair.state == PageState::Added {
+            assert_eq!((page.state, page.old_png.is_none(), page.new_png.is_some()), (PageState::Added, true, true));
+        } else {
+            assert_eq!(page.state, PageState::Unchanged, "{pair:?}: {page:?}");
+        }
+    }
+
+    // Stamped on page 2 only, in place: the other pages keep their PDF objects, so the summary
+    // knows them unchanged without rendering (the panel folds them); page 2 renders as changed.
+    let _: CommitApplyResponse = call(&app, "commit_apply", json!({"params": {"paths": ["/report.pdf"]}})).unwrap();
+    let stamp = "import { pdf } from 'env:documents';\n/** Stamps page 2. */\nexport default async function stamp() {\n  return await pdf.stamp('/report.pdf', '/report.pdf', { text: 'DRAFT', pages: [2] });\n}\n";
+    let wrote = env.call("write_file", json!({"path": "/scripts/stamp.js", "content": stamp}));
+    assert_eq!(wrote.status, folio_env::Status::Success, "{}", wrote.message);
+    let report = env.run_script("/scripts/stamp.js", json!({}), None, None).unwrap();
+    assert!(report.ok, "{:?}", report.error);
+    let pages: ReviewPagesResponse = call(&app, "review_pages", params("/report.pdf")).unwrap();
+    let states: Vec<PageState> = pages.pairs.iter().map(|p| p.state).collect();
+    use PageState::{Unchanged, Unknown};
+    assert_eq!(states, [Unchanged, Unknown, Unchanged, Unchanged, Unchanged], "only page 2 needs a render");
+    let page: ReviewPageResponse =
+        call(&app, "review_page", json!({"params": {"path": "/report.pdf", "index": 1, "dpi": 40}})).unwrap();
+    assert_eq!(page.state, PageState::Changed, "{page:?}");
+}
