@@ -45,6 +45,7 @@ pub fn trace_first_answer(command: &str) {
 pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
     let previews = std::sync::Arc::new(preview::Previews::new(state.state_dir.clone()));
     let base = base.manage(previews).register_asynchronous_uri_scheme_protocol(scheme::SCHEME, scheme::handle);
+    let base = base.manage(std::sync::Arc::new(review::visual::VisualDiffs::default()));
     base.manage(state).manage(agent::commands::AgentState::default()).invoke_handler(tauri::generate_handler![
         commands::folder_open,
         commands::status_get,
@@ -77,6 +78,12 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         preview::commands::preview_table,
         preview::commands::preview_scene,
         review::commands::review_diff,
+        review::commands::review_pages,
+        review::commands::review_page,
+        review::commands::review_cells,
+        review::commands::review_image,
+        review::commands::review_video,
+        review::commands::review_archive,
         review::commands::inbox_drop,
         review::commands::tree_find,
         review::commands::tree_open,

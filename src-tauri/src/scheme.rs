@@ -11,7 +11,10 @@
 //! - `?version=base` — the folder's committed bytes (the "before" of a before/after view);
 //! - `?version=preview` — the webm preview `preview_transcode` made of a video or audio file;
 //! - `?page=<n>&width=<px>` — page `n` of a PDF, an Office document or a TIFF as a PNG (rendered
-//!   once, cached).
+//!   once, cached);
+//! - `?diff=<key>` — a picture the review panel's visual diff made (a rendered page, a difference
+//!   overlay, a video thumbnail), kept in the folder's preview cache by its content hash
+//!   (`crate::review::visual`); the path is not read.
 //!
 //! An SVG is never served as SVG: it is drawn to a PNG (`image/png`, cached), whatever the
 //! request, so a `<script>` or an event handler in it never reaches the webview.
@@ -118,6 +121,8 @@ pub struct Target {
     pub page: Option<u32>,
     /// `?width=` (page renders; default 1200).
     pub width: Option<u32>,
+    /// `?diff=`: the key of a picture a visual diff made.
+    pub diff: Option<String>,
 }
 
 fn decode(s: &str) -> String {
@@ -129,7 +134,7 @@ fn decode(s: &str) -> String {
 pub fn target(path: &str, query: Option<&str>) -> Result<Target, PreviewError> {
     let decoded = decode(path);
     let path = format!("/{}", decoded.trim_start_matches('/'));
-    let mut t = Target { path, version: VersionParam::Current, page: None, width: None };
+    let mut t = Target { path, version: VersionParam::Current, page: None, width: None, diff: None };
     for pair in query.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
         let value = decode(value);
@@ -143,6 +148,7 @@ pub fn target(path: &str, query: Option<&str>) -> Result<Target, PreviewError> {
             }
             "page" => t.page = Some(value.parse().map_err(|_| bad(format!("page={value} is not a page number")))?),
             "width" => t.width = Some(value.parse().map_err(|_| bad(format!("width={value} is not a pixel width")))?),
+            "diff" => t.diff = Some(value),
             // Cache busters and the like are ignored.
             _ => {}
         }
@@ -152,6 +158,11 @@ pub fn target(path: &str, query: Option<&str>) -> Result<Target, PreviewError> {
 
 /// The bytes and media type a target names.
 fn body(session: &Session, previews: &Previews, t: &Target) -> Result<(Vec<u8>, String), PreviewError> {
+    if let Some(key) = &t.diff {
+        let gone = || PreviewError::NotFound { path: format!("the diff picture {key}") };
+        let file = crate::review::visual::png_path(previews, session, key).ok_or_else(gone)?;
+        return Ok((std::fs::read(&file).map_err(|_| gone())?, "image/png".into()));
+    }
     let at = checked_path(&t.path)?;
     let version = if t.version == VersionParam::Base { Version::Base } else { Version::Current };
     if let Some(page) = t.page {
@@ -216,7 +227,7 @@ fn answer(
 /// not a file within [`READ_CAP`] (missing, a directory, outside the folder, too large), whose
 /// refusal the whole read words exactly as before. `/.env` is refused here as there.
 fn sized(session: &Session, t: &Target, range: Option<&str>, head: bool) -> Result<Option<Answer>, PreviewError> {
-    if t.page.is_some() || t.version != VersionParam::Current || (range.is_none() && !head) {
+    if t.page.is_some() || t.diff.is_some() || t.version != VersionParam::Current || (range.is_none() && !head) {
         return Ok(None);
     }
     let at = checked_path(&t.path)?;

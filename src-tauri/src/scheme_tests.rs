@@ -41,7 +41,10 @@ fn ranges() {
 #[test]
 fn targets_from_uris() {
     let t = target("/%2Fout%2Fmy%20chart.png", Some("version=base&t=3")).unwrap();
-    assert_eq!(t, Target { path: "/out/my chart.png".into(), version: VersionParam::Base, page: None, width: None });
+    assert_eq!(
+        t,
+        Target { path: "/out/my chart.png".into(), version: VersionParam::Base, page: None, width: None, diff: None }
+    );
     let t = target("/out/doc.pdf", Some("page=2&width=800")).unwrap();
     assert_eq!((t.path.as_str(), t.page, t.width), ("/out/doc.pdf", Some(2), Some(800)));
     assert_eq!(target("/", None).unwrap().path, "/");

@@ -172,6 +172,27 @@ pub enum Family {
     Code,
 }
 
+/// How two versions of one file are compared when the person reviews a change (folio-diff reads
+/// it from the table's `diff` column; a kind's shape is a fact about the kind, kept with the rest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DiffShape {
+    /// Lines of text: a line diff.
+    Text,
+    /// Pages rendered and compared pixel by pixel: PDF, and the documents and decks LibreOffice
+    /// converts to PDF.
+    Pages,
+    /// A cell-level diff per sheet: workbooks, CSV, TSV.
+    Cells,
+    /// Pixels compared: the images folio-render decodes (PNG, JPEG, GIF, WebP, TIFF, SVG).
+    Image,
+    /// Frames decoded through ffmpeg and compared: the changed frame ranges.
+    Video,
+    /// Entry lists compared: zip, tar, tar.gz.
+    Archive,
+    /// Nothing Folio can look inside: sizes and hashes only (audio, images it does not decode).
+    Binary,
+}
+
 /// The LibreOffice application that opens a kind of document. On Debian each is its own package
 /// (Writer alone opens no workbook or deck), so a refusal names the one the document needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -304,6 +325,8 @@ pub struct Row {
     pub media_type: &'static str,
     /// The broad group.
     pub family: Family,
+    /// How two versions of a file of this kind are compared in review (folio-diff).
+    pub diff: DiffShape,
     /// The LibreOffice application that converts it, if LibreOffice is how it is rendered.
     pub office: Option<OfficeApp>,
     /// The `env:` module that describes and renders it.
@@ -330,6 +353,7 @@ const FTYP: Magic = shared(&[at(4, b"ftyp")]);
 const EBML: Magic = shared(&[at(0, b"\x1A\x45\xDF\xA3")]);
 const OGG: Magic = shared(&[at(0, b"OggS")]);
 
+use DiffShape as S;
 use Family as F;
 use FileKind as K;
 use OfficeApp::{Calc, Impress, Writer};
@@ -342,11 +366,12 @@ const fn row(
     extensions: &'static [&'static str],
     media_type: &'static str,
     family: Family,
+    diff: DiffShape,
     office: Option<OfficeApp>,
     handler: Option<Handler>,
     magic: &'static [Magic],
 ) -> Row {
-    Row { kind, label, extensions, media_type, family, office, handler, magic }
+    Row { kind, label, extensions, media_type, family, diff, office, handler, magic }
 }
 
 const R: Option<Handler> = Some(Handler::Render);
@@ -357,76 +382,76 @@ const M: Option<Handler> = Some(Handler::Media);
 /// earlier row wins (an `ftyp` box with the `M4A ` brand is audio before it is an MP4).
 #[rustfmt::skip]
 pub static TABLE: &[Row] = &[
-    row(K::Pdf, "a PDF", &["pdf"], "application/pdf", F::Document, None, R,
+    row(K::Pdf, "a PDF", &["pdf"], "application/pdf", F::Document, S::Pages, None, R,
         &[alone(&[Sig { offset: 0, bytes: b"%PDF-", mask: None, scan: 1024 }])]),
     row(K::Docx, "a Word document", &["docx"], "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        F::Document, Some(Writer), R, &[ZIP, OLE]),
-    row(K::Odt, "an OpenDocument text", &["odt"], "application/vnd.oasis.opendocument.text", F::Document, Some(Writer), R, &[ZIP]),
-    row(K::Doc, "a Word 97–2003 document", &["doc"], "application/msword", F::Document, Some(Writer), R, &[OLE]),
-    row(K::Rtf, "an RTF document", &["rtf"], "application/rtf", F::Document, Some(Writer), R, &[alone(&[at(0, b"{\\rtf")])]),
+        F::Document, S::Pages, Some(Writer), R, &[ZIP, OLE]),
+    row(K::Odt, "an OpenDocument text", &["odt"], "application/vnd.oasis.opendocument.text", F::Document, S::Pages, Some(Writer), R, &[ZIP]),
+    row(K::Doc, "a Word 97–2003 document", &["doc"], "application/msword", F::Document, S::Pages, Some(Writer), R, &[OLE]),
+    row(K::Rtf, "an RTF document", &["rtf"], "application/rtf", F::Document, S::Pages, Some(Writer), R, &[alone(&[at(0, b"{\\rtf")])]),
     row(K::Xlsm, "a macro-enabled Excel workbook", &["xlsm"], "application/vnd.ms-excel.sheet.macroEnabled.12",
-        F::Spreadsheet, Some(Calc), R, &[ZIP, OLE]),
+        F::Spreadsheet, S::Cells, Some(Calc), R, &[ZIP, OLE]),
     row(K::Xlsb, "an Excel binary workbook", &["xlsb"], "application/vnd.ms-excel.sheet.binary.macroEnabled.12",
-        F::Spreadsheet, Some(Calc), R, &[ZIP, OLE]),
+        F::Spreadsheet, S::Cells, Some(Calc), R, &[ZIP, OLE]),
     row(K::Xlsx, "an Excel workbook", &["xlsx"], "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        F::Spreadsheet, Some(Calc), R, &[ZIP, OLE]),
+        F::Spreadsheet, S::Cells, Some(Calc), R, &[ZIP, OLE]),
     row(K::Ods, "an OpenDocument spreadsheet", &["ods"], "application/vnd.oasis.opendocument.spreadsheet",
-        F::Spreadsheet, Some(Calc), R, &[ZIP]),
-    row(K::Xls, "an Excel 97–2003 workbook", &["xls"], "application/vnd.ms-excel", F::Spreadsheet, Some(Calc), R, &[OLE]),
-    row(K::Csv, "a CSV table", &["csv"], "text/csv", F::Spreadsheet, None, None, &[]),
-    row(K::Tsv, "a TSV table", &["tsv"], "text/tab-separated-values", F::Spreadsheet, None, None, &[]),
+        F::Spreadsheet, S::Cells, Some(Calc), R, &[ZIP]),
+    row(K::Xls, "an Excel 97–2003 workbook", &["xls"], "application/vnd.ms-excel", F::Spreadsheet, S::Cells, Some(Calc), R, &[OLE]),
+    row(K::Csv, "a CSV table", &["csv"], "text/csv", F::Spreadsheet, S::Cells, None, None, &[]),
+    row(K::Tsv, "a TSV table", &["tsv"], "text/tab-separated-values", F::Spreadsheet, S::Cells, None, None, &[]),
     row(K::Pptx, "a PowerPoint deck", &["pptx"], "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-        F::Presentation, Some(Impress), R, &[ZIP, OLE]),
+        F::Presentation, S::Pages, Some(Impress), R, &[ZIP, OLE]),
     row(K::Odp, "an OpenDocument presentation", &["odp"], "application/vnd.oasis.opendocument.presentation",
-        F::Presentation, Some(Impress), R, &[ZIP]),
-    row(K::Ppt, "a PowerPoint 97–2003 deck", &["ppt"], "application/vnd.ms-powerpoint", F::Presentation, Some(Impress), R, &[OLE]),
-    row(K::Png, "a PNG image", &["png"], "image/png", F::Image, None, I, &[alone(&[at(0, b"\x89PNG\r\n\x1a\n")])]),
-    row(K::Jpeg, "a JPEG image", &["jpg", "jpeg"], "image/jpeg", F::Image, None, I, &[alone(&[at(0, b"\xFF\xD8\xFF")])]),
-    row(K::Gif, "a GIF image", &["gif"], "image/gif", F::Image, None, I, &[alone(&[at(0, b"GIF8")])]),
-    row(K::Webp, "a WebP image", &["webp"], "image/webp", F::Image, None, I, &[alone(&[at(0, b"RIFF"), at(8, b"WEBP")])]),
-    row(K::Bmp, "a BMP image", &["bmp"], "image/bmp", F::Image, None, None, &[]),
-    row(K::Avif, "an AVIF image", &["avif"], "image/avif", F::Image, None, None, &[FTYP]),
-    row(K::Heic, "a HEIC image", &["heic", "heif"], "image/heic", F::Image, None, None, &[FTYP]),
-    row(K::Ico, "an icon", &["ico"], "image/x-icon", F::Image, None, None, &[]),
-    row(K::Svg, "an SVG drawing", &["svg"], "image/svg+xml", F::Image, None, I, &[]),
-    row(K::Tiff, "a TIFF image", &["tif", "tiff"], "image/tiff", F::Image, None, I,
+        F::Presentation, S::Pages, Some(Impress), R, &[ZIP]),
+    row(K::Ppt, "a PowerPoint 97–2003 deck", &["ppt"], "application/vnd.ms-powerpoint", F::Presentation, S::Pages, Some(Impress), R, &[OLE]),
+    row(K::Png, "a PNG image", &["png"], "image/png", F::Image, S::Image, None, I, &[alone(&[at(0, b"\x89PNG\r\n\x1a\n")])]),
+    row(K::Jpeg, "a JPEG image", &["jpg", "jpeg"], "image/jpeg", F::Image, S::Image, None, I, &[alone(&[at(0, b"\xFF\xD8\xFF")])]),
+    row(K::Gif, "a GIF image", &["gif"], "image/gif", F::Image, S::Image, None, I, &[alone(&[at(0, b"GIF8")])]),
+    row(K::Webp, "a WebP image", &["webp"], "image/webp", F::Image, S::Image, None, I, &[alone(&[at(0, b"RIFF"), at(8, b"WEBP")])]),
+    row(K::Bmp, "a BMP image", &["bmp"], "image/bmp", F::Image, S::Binary, None, None, &[]),
+    row(K::Avif, "an AVIF image", &["avif"], "image/avif", F::Image, S::Binary, None, None, &[FTYP]),
+    row(K::Heic, "a HEIC image", &["heic", "heif"], "image/heic", F::Image, S::Binary, None, None, &[FTYP]),
+    row(K::Ico, "an icon", &["ico"], "image/x-icon", F::Image, S::Binary, None, None, &[]),
+    row(K::Svg, "an SVG drawing", &["svg"], "image/svg+xml", F::Image, S::Image, None, I, &[]),
+    row(K::Tiff, "a TIFF image", &["tif", "tiff"], "image/tiff", F::Image, S::Image, None, I,
         &[alone(&[at(0, b"II*\0")]), alone(&[at(0, b"MM\0*")]), alone(&[at(0, b"II+\0")]), alone(&[at(0, b"MM\0+")])]),
-    row(K::M4a, "an M4A recording", &["m4a"], "audio/mp4", F::Audio, None, M,
+    row(K::M4a, "an M4A recording", &["m4a"], "audio/mp4", F::Audio, S::Binary, None, M,
         &[alone(&[at(4, b"ftyp"), at(8, b"M4A ")]), alone(&[at(4, b"ftyp"), at(8, b"M4B ")]), FTYP]),
-    row(K::Mov, "a QuickTime movie", &["mov"], "video/quicktime", F::Video, None, M,
+    row(K::Mov, "a QuickTime movie", &["mov"], "video/quicktime", F::Video, S::Video, None, M,
         &[alone(&[at(4, b"ftyp"), at(8, b"qt  ")]), FTYP]),
-    row(K::Mp4, "an MP4 video", &["mp4"], "video/mp4", F::Video, None, M, &[alone(&[at(4, b"ftyp")])]),
-    row(K::M4v, "an M4V video", &["m4v"], "video/mp4", F::Video, None, M, &[FTYP]),
-    row(K::Webm, "a WebM video", &["webm"], "video/webm", F::Video, None, M, &[alone(&[at(0, b"\x1A\x45\xDF\xA3")])]),
-    row(K::Mkv, "a Matroska video", &["mkv"], "video/x-matroska", F::Video, None, M, &[EBML]),
-    row(K::Avi, "an AVI video", &["avi"], "video/x-msvideo", F::Video, None, M, &[alone(&[at(0, b"RIFF"), at(8, b"AVI ")])]),
-    row(K::Ogv, "an Ogg video", &["ogv"], "video/ogg", F::Video, None, M, &[OGG]),
-    row(K::Mpeg, "an MPEG video", &["mpg", "mpeg"], "video/mpeg", F::Video, None, M, &[]),
-    row(K::Wmv, "a Windows Media video", &["wmv"], "video/x-ms-wmv", F::Video, None, M, &[]),
-    row(K::Mts, "an MPEG transport stream (AVCHD)", &["mts", "m2ts"], "video/mp2t", F::Video, None, M, &[]),
-    row(K::Mp3, "an MP3 recording", &["mp3"], "audio/mpeg", F::Audio, None, M,
+    row(K::Mp4, "an MP4 video", &["mp4"], "video/mp4", F::Video, S::Video, None, M, &[alone(&[at(4, b"ftyp")])]),
+    row(K::M4v, "an M4V video", &["m4v"], "video/mp4", F::Video, S::Video, None, M, &[FTYP]),
+    row(K::Webm, "a WebM video", &["webm"], "video/webm", F::Video, S::Video, None, M, &[alone(&[at(0, b"\x1A\x45\xDF\xA3")])]),
+    row(K::Mkv, "a Matroska video", &["mkv"], "video/x-matroska", F::Video, S::Video, None, M, &[EBML]),
+    row(K::Avi, "an AVI video", &["avi"], "video/x-msvideo", F::Video, S::Video, None, M, &[alone(&[at(0, b"RIFF"), at(8, b"AVI ")])]),
+    row(K::Ogv, "an Ogg video", &["ogv"], "video/ogg", F::Video, S::Video, None, M, &[OGG]),
+    row(K::Mpeg, "an MPEG video", &["mpg", "mpeg"], "video/mpeg", F::Video, S::Video, None, M, &[]),
+    row(K::Wmv, "a Windows Media video", &["wmv"], "video/x-ms-wmv", F::Video, S::Video, None, M, &[]),
+    row(K::Mts, "an MPEG transport stream (AVCHD)", &["mts", "m2ts"], "video/mp2t", F::Video, S::Video, None, M, &[]),
+    row(K::Mp3, "an MP3 recording", &["mp3"], "audio/mpeg", F::Audio, S::Binary, None, M,
         &[alone(&[at(0, b"ID3")]), alone(&[Sig { offset: 0, bytes: b"\xFF\xE0", mask: Some(b"\xFF\xE0"), scan: 0 }])]),
-    row(K::Aac, "an AAC recording", &["aac"], "audio/aac", F::Audio, None, M, &[]),
-    row(K::Ogg, "an Ogg recording", &["ogg", "oga", "opus"], "audio/ogg", F::Audio, None, M, &[alone(&[at(0, b"OggS")])]),
-    row(K::Wav, "a WAV recording", &["wav"], "audio/wav", F::Audio, None, M, &[alone(&[at(0, b"RIFF"), at(8, b"WAVE")])]),
-    row(K::Flac, "a FLAC recording", &["flac"], "audio/flac", F::Audio, None, M, &[alone(&[at(0, b"fLaC")])]),
-    row(K::Weba, "a WebM recording", &["weba"], "audio/webm", F::Audio, None, M, &[EBML]),
-    row(K::Wma, "a Windows Media recording", &["wma"], "audio/x-ms-wma", F::Audio, None, M, &[]),
-    row(K::Zip, "a ZIP archive", &["zip"], "application/zip", F::Archive, None, None, &[alone(&[at(0, b"PK\x03\x04")])]),
-    row(K::Tar, "a tar archive", &["tar"], "application/x-tar", F::Archive, None, None, &[alone(&[at(257, b"ustar")])]),
-    row(K::Gzip, "a gzip file", &["gz"], "application/gzip", F::Archive, None, None, &[alone(&[at(0, b"\x1F\x8B")])]),
-    row(K::Text, "a text file", &["txt", "log"], "text/plain", F::Text, None, None, &[]),
-    row(K::Markdown, "a Markdown file", &["md", "markdown"], "text/markdown", F::Text, None, None, &[]),
-    row(K::Json, "a JSON file", &["json"], "application/json", F::Text, None, None, &[]),
-    row(K::GeoJson, "a GeoJSON file", &["geojson"], "application/geo+json", F::Text, None, None, &[]),
-    row(K::Html, "an HTML page", &["html", "htm"], "text/html", F::Code, None, None, &[]),
-    row(K::Xml, "an XML file", &["xml"], "application/xml", F::Code, None, None, &[]),
-    row(K::JavaScript, "a JavaScript file", &["js", "mjs"], "text/javascript", F::Code, None, None, &[]),
-    row(K::Python, "a Python file", &["py"], "text/x-python", F::Code, None, None, &[]),
-    row(K::Shell, "a shell script", &["sh"], "text/x-shellscript", F::Code, None, None, &[]),
-    row(K::Css, "a CSS file", &["css"], "text/css", F::Code, None, None, &[]),
+    row(K::Aac, "an AAC recording", &["aac"], "audio/aac", F::Audio, S::Binary, None, M, &[]),
+    row(K::Ogg, "an Ogg recording", &["ogg", "oga", "opus"], "audio/ogg", F::Audio, S::Binary, None, M, &[alone(&[at(0, b"OggS")])]),
+    row(K::Wav, "a WAV recording", &["wav"], "audio/wav", F::Audio, S::Binary, None, M, &[alone(&[at(0, b"RIFF"), at(8, b"WAVE")])]),
+    row(K::Flac, "a FLAC recording", &["flac"], "audio/flac", F::Audio, S::Binary, None, M, &[alone(&[at(0, b"fLaC")])]),
+    row(K::Weba, "a WebM recording", &["weba"], "audio/webm", F::Audio, S::Binary, None, M, &[EBML]),
+    row(K::Wma, "a Windows Media recording", &["wma"], "audio/x-ms-wma", F::Audio, S::Binary, None, M, &[]),
+    row(K::Zip, "a ZIP archive", &["zip"], "application/zip", F::Archive, S::Archive, None, None, &[alone(&[at(0, b"PK\x03\x04")])]),
+    row(K::Tar, "a tar archive", &["tar"], "application/x-tar", F::Archive, S::Archive, None, None, &[alone(&[at(257, b"ustar")])]),
+    row(K::Gzip, "a gzip file", &["gz"], "application/gzip", F::Archive, S::Archive, None, None, &[alone(&[at(0, b"\x1F\x8B")])]),
+    row(K::Text, "a text file", &["txt", "log"], "text/plain", F::Text, S::Text, None, None, &[]),
+    row(K::Markdown, "a Markdown file", &["md", "markdown"], "text/markdown", F::Text, S::Text, None, None, &[]),
+    row(K::Json, "a JSON file", &["json"], "application/json", F::Text, S::Text, None, None, &[]),
+    row(K::GeoJson, "a GeoJSON file", &["geojson"], "application/geo+json", F::Text, S::Text, None, None, &[]),
+    row(K::Html, "an HTML page", &["html", "htm"], "text/html", F::Code, S::Text, None, None, &[]),
+    row(K::Xml, "an XML file", &["xml"], "application/xml", F::Code, S::Text, None, None, &[]),
+    row(K::JavaScript, "a JavaScript file", &["js", "mjs"], "text/javascript", F::Code, S::Text, None, None, &[]),
+    row(K::Python, "a Python file", &["py"], "text/x-python", F::Code, S::Text, None, None, &[]),
+    row(K::Shell, "a shell script", &["sh"], "text/x-shellscript", F::Code, S::Text, None, None, &[]),
+    row(K::Css, "a CSS file", &["css"], "text/css", F::Code, S::Text, None, None, &[]),
     row(K::Source, "a source file", &["ts", "tsx", "jsx", "rs", "sql", "r", "yaml", "yml", "toml", "ini"], "text/plain",
-        F::Code, None, None, &[]),
+        F::Code, S::Text, None, None, &[]),
 ];
 
 impl Sig {
@@ -506,6 +531,11 @@ impl FileKind {
     /// The broad group.
     pub fn family(self) -> Family {
         self.row().family
+    }
+
+    /// How two versions of it are compared in review.
+    pub fn diff_shape(self) -> DiffShape {
+        self.row().diff
     }
 
     /// The LibreOffice application that converts it, if it is rendered through LibreOffice.

@@ -199,3 +199,47 @@ fn corpus_xlsm_and_xlsb_are_workbooks() {
         assert_eq!(want.office(), Some(OfficeApp::Calc), "{file}");
     }
 }
+
+#[test]
+fn diff_shapes_follow_what_folio_can_render_read_and_decode() {
+    use DiffShape as D;
+    for (name, shape) in [
+        ("/a.pdf", D::Pages),
+        ("/a.docx", D::Pages),
+        ("/a.pptx", D::Pages),
+        ("/a.odt", D::Pages),
+        ("/a.odp", D::Pages),
+        ("/a.xlsx", D::Cells),
+        ("/a.xlsm", D::Cells),
+        ("/a.xls", D::Cells),
+        ("/a.ods", D::Cells),
+        ("/a.csv", D::Cells),
+        ("/a.png", D::Image),
+        ("/a.jpg", D::Image),
+        ("/a.webp", D::Image),
+        ("/a.gif", D::Image),
+        ("/a.tiff", D::Image),
+        ("/a.svg", D::Image),
+        ("/a.mp4", D::Video),
+        ("/a.webm", D::Video),
+        ("/a.mov", D::Video),
+        ("/a.zip", D::Archive),
+        ("/a.tar", D::Archive),
+        ("/a.tar.gz", D::Archive),
+        ("/a.md", D::Text),
+        ("/a.js", D::Text),
+        ("/a.mp3", D::Binary),
+        ("/a.heic", D::Binary),
+    ] {
+        assert_eq!(FileKind::from_name(name).map(FileKind::diff_shape), Some(shape), "{name}");
+    }
+    // An image is compared as pixels exactly when env:images decodes it.
+    for row in TABLE.iter().filter(|r| r.family == Family::Image) {
+        assert_eq!(row.diff == D::Image, row.handler == Some(Handler::Images), "{}", row.label);
+    }
+    // Every document and deck is rendered to pages, by PDFium or LibreOffice.
+    for row in TABLE.iter().filter(|r| matches!(r.family, Family::Document | Family::Presentation)) {
+        assert_eq!(row.diff, D::Pages, "{}", row.label);
+        assert!(row.kind == FileKind::Pdf || row.office.is_some(), "{}", row.label);
+    }
+}

@@ -49,6 +49,7 @@ pub mod discovery;
 pub mod doctor;
 pub mod encode;
 mod error;
+pub mod frames;
 pub mod ops;
 pub mod preview;
 pub mod probe;

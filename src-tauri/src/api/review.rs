@@ -4,6 +4,9 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+mod visual;
+pub use visual::*;
+
 /// Asks for the diff of one pending change.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -18,12 +21,21 @@ pub struct ReviewDiffParams {
 pub enum DiffKind {
     /// Both sides are text: `hunks` holds the line diff.
     Text,
-    /// An image: the UI shows the folder's version beside the agent's.
+    /// An image: the folder's version beside the agent's and a difference overlay, `review_image`.
     Image,
     /// Bytes that are neither text nor an image: sizes only.
     Binary,
     /// A directory: nothing to compare.
     Dir,
+    /// A paged document (PDF, DOCX, PPTX, ODT, ODP): pages side by side, `review_pages` then
+    /// `review_page` per pair.
+    Pages,
+    /// A workbook or CSV: a cell diff per sheet, `review_cells`.
+    Cells,
+    /// A video: changed frame ranges with thumbnails, `review_video`.
+    Video,
+    /// An archive (ZIP, TAR): the entry-list diff, `review_archive`.
+    Archive,
 }
 
 /// What one diff line is.
@@ -266,4 +278,7 @@ pub(crate) fn review_decls() -> Vec<String> {
         RecentListResponse::decl(),
         FolderOpenedNotification::decl(),
     ]
+    .into_iter()
+    .chain(visual_decls())
+    .collect()
 }

@@ -1,10 +1,14 @@
 //! The review area's Tauri commands (registered in `lib.rs`), and the single-instance handler
 //! that opens a folder a second launch named.
 
+use std::sync::Arc;
+
 use tauri::{AppHandle, Emitter, Manager, Runtime, State};
 
 use crate::api::*;
 use crate::commands::{AppState, blocking};
+use crate::preview::Previews;
+use crate::review::visual::VisualDiffs;
 
 /// `review.diff`: the diff of one pending change.
 #[tauri::command]
@@ -14,6 +18,73 @@ pub async fn review_diff(
 ) -> Result<ReviewDiffResponse, CommandError> {
     let session = state.current()?;
     blocking(move || super::diff::diff(&session, &params.path)).await
+}
+
+/// `review.pages`: a paged document's diff summary (page counts, alignment, known-unchanged
+/// pages), nothing rendered.
+#[tauri::command]
+pub async fn review_pages(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    diffs: State<'_, Arc<VisualDiffs>>,
+    params: ReviewVisualParams,
+) -> Result<ReviewPagesResponse, CommandError> {
+    let (session, previews, diffs) = (state.current()?, previews.inner().clone(), diffs.inner().clone());
+    blocking(move || diffs.pages(&previews, &session, &params.path)).await
+}
+
+/// `review.page`: one aligned page pair, rendered and compared.
+#[tauri::command]
+pub async fn review_page(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    diffs: State<'_, Arc<VisualDiffs>>,
+    params: ReviewPageParams,
+) -> Result<ReviewPageResponse, CommandError> {
+    let (session, previews, diffs) = (state.current()?, previews.inner().clone(), diffs.inner().clone());
+    blocking(move || diffs.page(&previews, &session, &params)).await
+}
+
+/// `review.cells`: a workbook's or CSV's cell diff per sheet.
+#[tauri::command]
+pub async fn review_cells(
+    state: State<'_, AppState>,
+    params: ReviewVisualParams,
+) -> Result<ReviewCellsResponse, CommandError> {
+    let session = state.current()?;
+    blocking(move || super::cells::cells(&session, &params.path)).await
+}
+
+/// `review.image`: an image's before, after and difference overlay.
+#[tauri::command]
+pub async fn review_image(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    params: ReviewVisualParams,
+) -> Result<ReviewImageResponse, CommandError> {
+    let (session, previews) = (state.current()?, previews.inner().clone());
+    blocking(move || super::visual::image(&previews, &session, &params.path)).await
+}
+
+/// `review.video`: a video's changed frame ranges with thumbnails, and both sides' facts.
+#[tauri::command]
+pub async fn review_video(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    params: ReviewVisualParams,
+) -> Result<ReviewVideoResponse, CommandError> {
+    let (session, previews) = (state.current()?, previews.inner().clone());
+    blocking(move || super::visual::video(&previews, &session, &params.path)).await
+}
+
+/// `review.archive`: an archive's entry-list diff.
+#[tauri::command]
+pub async fn review_archive(
+    state: State<'_, AppState>,
+    params: ReviewVisualParams,
+) -> Result<ReviewArchiveResponse, CommandError> {
+    let session = state.current()?;
+    blocking(move || super::visual::archive(&session, &params.path)).await
 }
 
 /// `inbox.drop`: copies dropped host files and folders into `/inbox`.

@@ -1,7 +1,10 @@
 //! The diff of one pending change: the folder's version now (read from disk) against what a
 //! commit would write (read through the working environment), computed with `similar`. Text gets
-//! unified hunks; images are compared side by side in the UI; large files are capped with a note.
+//! unified hunks; a file folio-diff compares visually (pages, cells, an image, a video, an
+//! archive, by folio-kinds' table) is answered with its shape only, and the panel asks the
+//! shape's own command ([`super::visual`]); large files are capped with a note.
 
+use folio_diff::Shape;
 use folio_vfs::{ChangeKind, Kind, Tree, VPath};
 use similar::{ChangeTag, TextDiff};
 
@@ -113,12 +116,17 @@ pub fn diff(session: &Session, raw: &str) -> Result<ReviewDiffResponse, String> 
     }
     let extension = path.extension().map(|e| e.to_string());
     let sniff = after_bytes.as_deref().or(before_bytes).unwrap_or_default();
+    // A file too large to read whole here is sniffed by its first bytes.
+    let head = match (sniff.is_empty(), after_size) {
+        (true, Some(_)) => crate::preview::read_range(session, &path, 0, 8192).unwrap_or_default(),
+        _ => sniff[..sniff.len().min(8192)].to_vec(),
+    };
     let media_type = folio_env::media_type(extension.as_deref(), sniff);
     let mut response = ReviewDiffResponse {
         path: path.to_string(),
         before_path: before_path.to_string(),
         kind: DiffKind::Binary,
-        media_type: media_type.clone(),
+        media_type,
         before_size,
         after_size,
         hunks: Vec::new(),
@@ -130,8 +138,16 @@ pub fn diff(session: &Session, raw: &str) -> Result<ReviewDiffResponse, String> 
         response.kind = DiffKind::Dir;
         return Ok(response);
     }
-    if media_type.starts_with("image/") {
-        response.kind = DiffKind::Image;
+    let visual = match folio_diff::shape_of(path.as_str(), &head) {
+        Shape::Pages => Some(DiffKind::Pages),
+        Shape::Cells => Some(DiffKind::Cells),
+        Shape::Image => Some(DiffKind::Image),
+        Shape::Video => Some(DiffKind::Video),
+        Shape::Archive => Some(DiffKind::Archive),
+        Shape::Text | Shape::Binary => None,
+    };
+    if let Some(kind) = visual {
+        response.kind = kind;
         return Ok(response);
     }
     let too_large = [before_size, after_size].into_iter().flatten().find(|s| *s > DIFF_READ_LIMIT);

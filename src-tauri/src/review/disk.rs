@@ -17,11 +17,11 @@ pub enum DiskSide {
     Absent,
     /// A directory.
     Dir,
-    /// A file of this many bytes, with its content when it is at most [`DIFF_READ_LIMIT`].
+    /// A file of this many bytes, with its content when it is at most the limit read.
     File {
         /// Its size in bytes.
         size: u64,
-        /// Its content, when it is at most [`DIFF_READ_LIMIT`] bytes.
+        /// Its content, when it is at most the limit read ([`DIFF_READ_LIMIT`] by default).
         bytes: Option<Vec<u8>>,
     },
 }
@@ -42,8 +42,13 @@ pub fn host_path(root: &Path, path: &VPath) -> Result<PathBuf, String> {
     Ok(joined)
 }
 
-/// Reads what the folder holds at `path` now.
+/// Reads what the folder holds at `path` now (its bytes when at most [`DIFF_READ_LIMIT`]).
 pub fn read(overlay: &Overlay, path: &VPath) -> Result<DiskSide, String> {
+    read_capped(overlay, path, DIFF_READ_LIMIT)
+}
+
+/// Reads what the folder holds at `path` now, its bytes when they are at most `limit`.
+pub fn read_capped(overlay: &Overlay, path: &VPath, limit: u64) -> Result<DiskSide, String> {
     let host = host_path(overlay.root(), path)?;
     let meta = match std::fs::metadata(&host) {
         Ok(meta) => meta,
@@ -54,7 +59,7 @@ pub fn read(overlay: &Overlay, path: &VPath) -> Result<DiskSide, String> {
         return Ok(DiskSide::Dir);
     }
     let size = meta.len();
-    if size > DIFF_READ_LIMIT {
+    if size > limit {
         return Ok(DiskSide::File { size, bytes: None });
     }
     let bytes = overlay.read_disk(path).map_err(|e| format!("the folder's {path} could not be read: {e}"))?;

@@ -19,3 +19,6 @@ mod motion;
 mod privacy;
 mod progress;
 mod review;
+#[path = "../review_fixtures/mod.rs"]
+mod review_fixtures;
+mod review_visual;

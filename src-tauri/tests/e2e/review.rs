@@ -220,7 +220,7 @@ async fn an_image_change_shows_the_folder_version_beside_the_agent_version() {
     app.click(".change[data-path='/pic.png'] .diff-toggle").await;
     app.wait_for(".diff-box[data-diff='/pic.png'] img.before").await;
     // Both sides load through the folio:// scheme: the folder's bytes (version=base) and the agent's.
-    let loaded = "const imgs = [...document.querySelectorAll(\".diff-box[data-diff='/pic.png'] img\")];
+    let loaded = "const imgs = [...document.querySelectorAll(\".diff-box[data-diff='/pic.png'] img.before, .diff-box[data-diff='/pic.png'] img.after\")];
         return imgs.length === 2 && imgs.every(i => i.complete && i.naturalWidth === 48)";
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while app.js(loaded).await != serde_json::json!(true) {
@@ -230,7 +230,7 @@ async fn an_image_change_shows_the_folder_version_beside_the_agent_version() {
     // The two sides differ: the folder's is red, the agent's blue. (A canvas refuses pixels of a
     // cross-origin <img>, so each image's URL is fetched and decoded again to sample it.)
     let colours = app
-        .js("return await Promise.all([...document.querySelectorAll(\".diff-box[data-diff='/pic.png'] img\")].map(async i => {
+        .js("return await Promise.all([...document.querySelectorAll(\".diff-box[data-diff='/pic.png'] img.before, .diff-box[data-diff='/pic.png'] img.after\")].map(async i => {
             const bitmap = await createImageBitmap(await (await fetch(i.src)).blob());
             const c = document.createElement('canvas'); c.width = 1; c.height = 1;
             const g = c.getContext('2d'); g.drawImage(bitmap, 0, 0);

@@ -1,13 +1,29 @@
-// The diff of one pending change: text as unified or side-by-side hunks (computed in Rust), an
-// image as the folder's version beside the agent's, other files by size.
+// The diff of one pending change: text as unified or side-by-side hunks (computed in Rust); a
+// paged document, a workbook, an image, a video or an archive through its visual diff (Pages.tsx,
+// Cells.tsx, Media.tsx; computed by folio-diff); other files by size. The header keeps a slot
+// for what else the panel says about the file (its provenance line).
+import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ProblemText } from "../ProblemText";
 import { bytes, problem, type Problem } from "../api";
 import type { DiffHunk, DiffLine, ReviewDiffResponse } from "../bindings";
-import { fileUrl } from "../media/api";
 import { reviewApi } from "./api";
+import { CellsDiff } from "./Cells";
+import { ArchiveDiff, ImageDiff, VideoDiff } from "./Media";
+import { PagesDiff } from "./Pages";
 
 type Props = { path: string; version: number };
+
+/** What the visual diffs are told: the change and its version (a rewrite re-asks). */
+type VisualProps = { path: string; version: number };
+
+const VISUAL: Partial<Record<ReviewDiffResponse["kind"], (p: VisualProps) => JSX.Element>> = {
+  pages: PagesDiff,
+  cells: CellsDiff,
+  image: ImageDiff,
+  video: VideoDiff,
+  archive: ArchiveDiff,
+};
 
 function Unified({ hunks }: { hunks: DiffHunk[] }) {
   return (
@@ -85,29 +101,6 @@ function Split({ hunks }: { hunks: DiffHunk[] }) {
   );
 }
 
-function Images({ d, version }: { d: ReviewDiffResponse; version: number }) {
-  return (
-    <div class="before-after">
-      <figure>
-        <figcaption>Folder now {d.beforeSize !== null && `· ${bytes(d.beforeSize)}`}</figcaption>
-        {d.beforeSize !== null ? (
-          <img class="before" alt={`${d.beforePath} in the folder`} src={fileUrl(d.beforePath, { version: "base", tag: String(version) })} />
-        ) : (
-          <div class="nothing muted">Not in the folder yet</div>
-        )}
-      </figure>
-      <figure>
-        <figcaption>After commit {d.afterSize !== null && `· ${bytes(d.afterSize)}`}</figcaption>
-        {d.afterSize !== null ? (
-          <img class="after" alt={`${d.path} as the agent left it`} src={fileUrl(d.path, { tag: String(version) })} />
-        ) : (
-          <div class="nothing muted">Removed by the commit</div>
-        )}
-      </figure>
-    </div>
-  );
-}
-
 export function Diff({ path, version }: Props) {
   const [diff, setDiff] = useState<ReviewDiffResponse | null>(null);
   const [error, setError] = useState<Problem | null>(null);
@@ -121,8 +114,12 @@ export function Diff({ path, version }: Props) {
   }, [path, version]);
   if (error) return <div class="diff-box error-text"><ProblemText problem={error} /></div>;
   if (!diff) return <div class="diff-box muted">Comparing…</div>;
+  const Visual = VISUAL[diff.kind];
+  // The provenance line ("made by /scripts/q3.js from …") mounts here, in the diff's header.
+  const provenanceSlot = null;
   return (
-    <div class="diff-box" data-diff={path}>
+    <div class="diff-box" data-diff={path} data-kind={diff.kind}>
+      {provenanceSlot}
       <div class="diff-head">
         {diff.kind === "text" && (
           <>
@@ -140,11 +137,16 @@ export function Diff({ path, version }: Props) {
           </span>
         )}
         {diff.kind === "dir" && <span class="muted">A folder: its files are listed as their own changes.</span>}
+        {Visual && (
+          <span class="muted">
+            {diff.mediaType}: {bytes(diff.beforeSize) || "new"} → {bytes(diff.afterSize) || "removed"}
+          </span>
+        )}
       </div>
       {diff.note && <div class="diff-note">{diff.note}</div>}
       {diff.kind === "text" && diff.hunks.length === 0 && <div class="muted">No line differs.</div>}
       {diff.kind === "text" && diff.hunks.length > 0 && (split ? <Split hunks={diff.hunks} /> : <Unified hunks={diff.hunks} />)}
-      {diff.kind === "image" && <Images d={diff} version={version} />}
+      {Visual && <Visual path={path} version={version} />}
     </div>
   );
 }
