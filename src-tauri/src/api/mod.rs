@@ -12,12 +12,14 @@ mod agent;
 mod error;
 mod mcp;
 mod preview;
+mod provenance;
 mod review;
 mod updates;
 pub use agent::*;
 pub use error::*;
 pub use mcp::*;
 pub use preview::*;
+pub use provenance::*;
 pub use review::*;
 pub use updates::*;
 
@@ -427,6 +429,7 @@ pub fn typescript() -> Vec<(String, String)> {
         ("agent", agent::decls()),
         ("mcp", mcp::decls()),
         ("preview", preview::decls()),
+        ("provenance", provenance::decls()),
         ("review", review::review_decls()),
         ("updates", updates::decls()),
     ];

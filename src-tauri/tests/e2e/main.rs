@@ -17,4 +17,5 @@ mod harness;
 mod media;
 mod motion;
 mod progress;
+mod provenance;
 mod review;
