@@ -6,3 +6,4 @@ export * from "./mcp";
 export * from "./preview";
 export * from "./review";
 export * from "./updates";
+export * from "./provenance";

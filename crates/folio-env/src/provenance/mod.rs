@@ -192,7 +192,7 @@ pub struct Provenance {
 fn read_now(tree: &dyn Tree, path: &VPath) -> Result<Option<Vec<u8>>> {
     match tree.read(path) {
         Ok(bytes) => Ok(Some(bytes)),
-        Err(VfsError::NoSuchEntry(_)) => Ok(None),
+        Err(VfsError::NoSuchEntry(_) | VfsError::NoSuchFile(_)) => Ok(None),
         Err(e) => match tree.stat(path)? {
             None => Ok(None),
             Some(_) => Err(e.into()),

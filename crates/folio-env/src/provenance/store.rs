@@ -71,7 +71,7 @@ impl ProvenanceStore {
         let path = VPath::parse(FILE)?;
         let bytes = match tree.read(&path) {
             Ok(bytes) => bytes,
-            Err(VfsError::NoSuchEntry(_)) => return Ok(Vec::new()),
+            Err(VfsError::NoSuchEntry(_) | VfsError::NoSuchFile(_)) => return Ok(Vec::new()),
             Err(e) => return Err(e.into()),
         };
         let doc: Document = serde_json::from_slice(&bytes)
@@ -135,7 +135,7 @@ impl ProvenanceStore {
 
     /// How many records are kept.
     #[cfg(test)]
-    pub fn len(&self) -> Result<usize> {
+    pub fn count(&self) -> Result<usize> {
         let backing = self.backing.lock().unwrap_or_else(|p| p.into_inner());
         Ok(Self::load(&backing)?.len())
     }
@@ -168,7 +168,7 @@ mod tests {
         for at in 0..5 {
             store.add(vec![record(&format!("/out/{at}.csv"), "h", at)]).unwrap();
         }
-        assert_eq!(store.len().unwrap(), 3);
+        assert_eq!(store.count().unwrap(), 3);
         assert!(store.for_path("/out/0.csv").unwrap().is_empty());
         assert!(store.for_path("/out/1.csv").unwrap().is_empty());
         assert_eq!(store.for_path("/out/4.csv").unwrap().len(), 1);
