@@ -4,6 +4,6 @@ export * from "./core";
 export * from "./agent";
 export * from "./mcp";
 export * from "./preview";
+export * from "./provenance";
 export * from "./review";
 export * from "./updates";
-export * from "./provenance";
