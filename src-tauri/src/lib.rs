@@ -6,6 +6,7 @@ pub mod agent;
 pub mod api;
 pub mod commands;
 pub mod preview;
+pub mod provenance;
 pub mod review;
 pub mod scheme;
 pub mod session;
@@ -77,6 +78,8 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         preview::commands::preview_pages,
         preview::commands::preview_table,
         preview::commands::preview_scene,
+        provenance::provenance_get,
+        provenance::provenance_regenerate,
         review::commands::review_diff,
         review::commands::review_pages,
         review::commands::review_page,

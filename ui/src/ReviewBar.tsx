@@ -139,8 +139,14 @@ export function ReviewBar({ status, pending, onChanged, onError }: Props) {
         else if (latest.current.ready) latest.current.commit();
       }
     };
+    // The provenance line's Regenerate asks for the panel, to show its pending result.
+    const onAsk = () => latest.current.show(true);
     window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    window.addEventListener("folio:review-open", onAsk);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      window.removeEventListener("folio:review-open", onAsk);
+    };
   }, []);
 
   return (

@@ -61,6 +61,21 @@ pub trait Tools: Send + Sync {
     fn drain_events(&self) -> Vec<AgentEvent> {
         Vec::new()
     }
+    /// The loop is about to run the tool calls one model call asked for. Tools that record who
+    /// asked for their work keep it ([`EnvTools`](crate::EnvTools): a script run's provenance);
+    /// the default ignores it.
+    fn on_turn(&self, _turn: &TurnContext) {}
+}
+
+/// Which model call of which request the tool calls that follow belong to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnContext {
+    /// The person's request in the conversation (1-based; the ledger's turn number).
+    pub request: u32,
+    /// The loop's model call within this run (1-based).
+    pub call: u32,
+    /// The model that asked.
+    pub model: String,
 }
 
 /// How the loop behaves.
@@ -232,6 +247,7 @@ impl Agent {
             }
             let mut results = Vec::new();
             let mut cancelled = false;
+            self.tools.on_turn(&TurnContext { request: request_no, call: turn, model: provider.model.clone() });
             for (id, name, input) in calls {
                 if cancel.is_cancelled() {
                     cancelled = true;

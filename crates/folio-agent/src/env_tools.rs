@@ -101,6 +101,10 @@ pub struct EnvTools {
     env: Arc<Environment>,
     events: HostEvents,
     boundary: folio_boundary::Boundary,
+    /// The conversation the loop runs (named in script runs' provenance).
+    conversation: Option<String>,
+    /// Who asks for the calls now: set by [`Tools::on_turn`] before each model call's tools.
+    origin: Arc<std::sync::Mutex<folio_env::RunOrigin>>,
 }
 
 impl folio_env::Asker for HostEvents {
@@ -122,7 +126,19 @@ impl folio_env::Asker for HostEvents {
 impl EnvTools {
     /// Wraps `env`; `events` is the queue whose progress callback the environment was opened with.
     pub fn new(env: Arc<Environment>, events: HostEvents) -> EnvTools {
-        EnvTools { env, events, boundary: folio_boundary::Boundary::open() }
+        EnvTools {
+            env,
+            events,
+            boundary: folio_boundary::Boundary::open(),
+            conversation: None,
+            origin: Arc::new(std::sync::Mutex::new(folio_env::RunOrigin::Direct)),
+        }
+    }
+
+    /// The same tools naming `conversation` in the provenance of the scripts they run.
+    pub fn with_conversation(mut self, conversation: impl Into<String>) -> EnvTools {
+        self.conversation = Some(conversation.into());
+        self
     }
 
     /// The same tools refusing the folder's never-send paths.
@@ -179,7 +195,8 @@ impl Tools for EnvTools {
             }
             let mutating = folio_env::verb(&verb).is_some_and(|spec| spec.mutates);
             let name = verb.clone();
-            let joined = tokio::task::spawn_blocking(move || env.call_with_cancel(&name, input, &token)).await;
+            let origin = self.origin.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            let joined = tokio::task::spawn_blocking(move || env.call_as(&name, input, &token, &origin)).await;
             watcher.abort();
             for p in self.env.take_presented() {
                 self.events.push(AgentEvent::Presented {
@@ -260,6 +277,15 @@ impl Tools for EnvTools {
                 ),
             }
         })
+    }
+
+    fn on_turn(&self, turn: &crate::agent::TurnContext) {
+        *self.origin.lock().unwrap_or_else(|p| p.into_inner()) = folio_env::RunOrigin::Agent {
+            conversation: self.conversation.clone(),
+            turn: turn.request,
+            call: turn.call,
+            model: turn.model.clone(),
+        };
     }
 
     fn drain_events(&self) -> Vec<AgentEvent> {

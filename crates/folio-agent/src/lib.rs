@@ -30,7 +30,7 @@ pub mod testing;
 mod vision;
 mod wire;
 
-pub use agent::{Agent, AgentConfig, BoxFuture, Conversation, ToolOutcome, Tools};
+pub use agent::{Agent, AgentConfig, BoxFuture, Conversation, ToolOutcome, Tools, TurnContext};
 pub use client::{ModelClient, Pricing, Provider};
 pub use env_tools::{EnvTools, HostEvents};
 pub use error::{AgentError, Secs, Site, StallPhase, Tries};

@@ -167,7 +167,8 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
         (None, None) => return Err(anyhow!("nothing to ask — hint: folio ask FOLDER \"what to do\"")),
     };
 
-    let tools = Arc::new(EnvTools::new(env.clone(), host_events).with_boundary(boundary.clone()));
+    let tools =
+        Arc::new(EnvTools::new(env.clone(), host_events).with_boundary(boundary.clone()).with_conversation(id.clone()));
     let system = folio_agent::system_prompt(&folio_env::preamble(&env));
     let agent = Agent::new(
         ModelClient::new(provider)?.with_boundary(boundary),

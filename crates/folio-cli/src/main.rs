@@ -9,6 +9,7 @@ mod doctor;
 mod ledger;
 mod mcp;
 mod progress;
+mod provenance;
 mod run;
 mod verbs;
 
@@ -129,6 +130,34 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Where PATH (a deliverable such as /out/q3.xlsx) in FOLDER came from: the script and its
+    /// hash, the files it read, the run, and the conversation turn and model that asked (or that
+    /// no model did). STALE names the inputs that changed since; EDITED SINCE says the file is
+    /// not what the run wrote. Prints JSON with --json.
+    Provenance {
+        /// The folder.
+        folder: PathBuf,
+        /// The file, as a VFS path (/out/q3.xlsx).
+        path: String,
+        /// Print JSON: {path, hash, size, standing, record, changed_inputs, script}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-run the script that made PATH in FOLDER with its recorded arguments on the current
+    /// inputs — no model call. The new file is a pending change (review with `folio status`,
+    /// then commit). Refuses a script that changed since the record unless --use-current-script.
+    Regenerate {
+        /// The folder.
+        folder: PathBuf,
+        /// The deliverable, as a VFS path (/out/q3.xlsx).
+        path: String,
+        /// Run the script as it is now even though it changed since the record.
+        #[arg(long)]
+        use_current_script: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure the overlay on this machine: commit of many changed files, and pending() over a
     /// large folder. Prints figures; works in a temporary directory.
     Bench {
@@ -181,6 +210,10 @@ fn main() -> ExitCode {
                 read_only_folder,
                 json,
             })
+        }
+        Command::Provenance { folder, path, json } => provenance::show(cli.state_dir, &folder, &path, json),
+        Command::Regenerate { folder, path, use_current_script, json } => {
+            provenance::regen(cli.state_dir, &folder, &path, use_current_script, json)
         }
         Command::Bench { files, changed } => bench::run(files, changed),
         Command::Mcp(command) => mcp::run(cli.state_dir, command),

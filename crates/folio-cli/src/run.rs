@@ -34,7 +34,7 @@ fn parse_args(raw: Option<&str>) -> Result<serde_json::Value> {
     Ok(value)
 }
 
-fn open(
+pub(crate) fn open(
     state_dir: Option<PathBuf>,
     folder: &Path,
     read_only_folder: bool,

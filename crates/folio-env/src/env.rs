@@ -69,6 +69,8 @@ pub struct Environment {
     pub(crate) presented: Mutex<Vec<Presented>>,
     pub(crate) ids: AtomicU64,
     pub(crate) warnings: Vec<String>,
+    /// Where this folder's deliverables came from (`provenance/`).
+    pub(crate) provenance: crate::provenance::store::ProvenanceStore,
 }
 
 impl Environment {

@@ -75,6 +75,7 @@ mod mounts;
 mod open;
 mod orientation;
 mod pipeline;
+pub mod provenance;
 mod repeat;
 mod runlog;
 mod scripts;
@@ -98,6 +99,9 @@ pub use host_dir_tree::HostDirTree;
 pub use jsonl::run_jsonl;
 pub use media::{media_type, sniff};
 pub use mounts::MountTree;
+pub use provenance::{
+    InputChange, InputRecord, Provenance, ProvenanceRecord, RunOrigin, ScriptState, Standing, content_hash, short_hash,
+};
 pub use runlog::RunRecord;
 pub use scripts::{EngineValidator, RunReport};
 pub use seams::{

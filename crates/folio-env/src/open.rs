@@ -84,6 +84,7 @@ impl Environment {
             presented: Mutex::new(Vec::new()),
             ids: AtomicU64::new(0),
             warnings: Vec::new(),
+            provenance: crate::provenance::store::ProvenanceStore::memory(),
         };
         crate::docs::materialize(&env)?;
         let compat = crate::compat::check(&env)?;
@@ -124,6 +125,7 @@ impl Environment {
             ));
         };
         gateway.set_tree_cap(headroom.saturating_add(base));
+        env.provenance = crate::provenance::store::ProvenanceStore::open(&overlay.state_dir().join("provenance"))?;
         env.overlay = Some(overlay);
         Ok(env)
     }

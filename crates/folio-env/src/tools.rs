@@ -10,6 +10,7 @@ use folio_script::CancelToken;
 
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
+use crate::provenance::RunOrigin;
 use crate::seams::VerbEvent;
 use crate::verbs::Reply;
 use crate::verbs::args::Call;
@@ -68,9 +69,9 @@ impl Environment {
         VERBS.iter().filter(|spec| spec.offered(self))
     }
 
-    fn dispatch(&self, name: &str, args: Value, cancel: Option<&CancelToken>) -> Result<Reply> {
+    fn dispatch(&self, name: &str, args: Value, cancel: Option<&CancelToken>, origin: &RunOrigin) -> Result<Reply> {
         match verb(name).filter(|spec| spec.offered(self)) {
-            Some(spec) => (spec.call)(self, Call { verb: spec.name, args, cancel }),
+            Some(spec) => (spec.call)(self, Call { verb: spec.name, args, cancel, origin }),
             None => {
                 let names: Vec<&str> = self.verbs().map(|s| s.name).collect();
                 Err(EnvError::refused(format!(
@@ -84,7 +85,7 @@ impl Environment {
     /// Calls the verb `name` with JSON `args`: the one entry point for agent loops and the JSONL
     /// driver. Never panics and never returns a Rust error — failures are `Status::Error` results.
     pub fn call(&self, name: &str, args: Value) -> ToolResult {
-        self.call_inner(name, args, None)
+        self.call_inner(name, args, None, &RunOrigin::Direct)
     }
 
     /// [`Environment::call`] with a cancellation token: cancelling `cancel` (from any thread)
@@ -94,13 +95,20 @@ impl Environment {
     /// agent loop's Stop: call verbs on a blocking thread with a token, cancel it from the loop.
     /// See also [`Environment::cancel_runs`], which stops every run in flight.
     pub fn call_with_cancel(&self, name: &str, args: Value, cancel: &CancelToken) -> ToolResult {
-        self.call_inner(name, args, Some(cancel))
+        self.call_inner(name, args, Some(cancel), &RunOrigin::Direct)
     }
 
-    fn call_inner(&self, name: &str, args: Value, cancel: Option<&CancelToken>) -> ToolResult {
+    /// [`Environment::call_with_cancel`] on behalf of `origin`: the agent loop passes the
+    /// conversation, turn and model, so a script run's provenance records who asked for it
+    /// (calls without it count as [`RunOrigin::Direct`], no model).
+    pub fn call_as(&self, name: &str, args: Value, cancel: &CancelToken, origin: &RunOrigin) -> ToolResult {
+        self.call_inner(name, args, Some(cancel), origin)
+    }
+
+    fn call_inner(&self, name: &str, args: Value, cancel: Option<&CancelToken>, origin: &RunOrigin) -> ToolResult {
         let started = Instant::now();
         let before = self.gateway.counters().mutations;
-        let outcome = self.dispatch(name, args.clone(), cancel);
+        let outcome = self.dispatch(name, args.clone(), cancel, origin);
         let limits = self.gateway.limits();
         let result = match outcome {
             Ok(reply) => {

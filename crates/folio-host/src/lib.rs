@@ -51,6 +51,7 @@ pub mod doctor_cache;
 pub mod mcp;
 pub mod media;
 pub mod modules;
+pub mod regenerate;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -64,6 +65,7 @@ use folio_script::{Engine, ModuleRegistry, NativeModule, RegistryError, ScriptLi
 pub use doctor_cache::Refresh;
 use folio_motion::modules::MotionHost;
 pub use modules::{HANDLERS, MODULES, Parts, Registration};
+pub use regenerate::{RegenerateError, RegenerateOptions, Regenerated, regenerate};
 
 /// Why a host or an environment could not be built.
 #[derive(Debug, thiserror::Error)]

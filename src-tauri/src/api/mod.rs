@@ -13,6 +13,7 @@ mod error;
 mod mcp;
 mod preview;
 mod privacy;
+mod provenance;
 mod review;
 mod updates;
 pub use agent::*;
@@ -20,6 +21,7 @@ pub use error::*;
 pub use mcp::*;
 pub use preview::*;
 pub use privacy::*;
+pub use provenance::*;
 pub use review::*;
 pub use updates::*;
 
@@ -430,6 +432,7 @@ pub fn typescript() -> Vec<(String, String)> {
         ("mcp", mcp::decls()),
         ("preview", preview::decls()),
         ("privacy", privacy::decls()),
+        ("provenance", provenance::decls()),
         ("review", review::review_decls()),
         ("updates", updates::decls()),
     ];

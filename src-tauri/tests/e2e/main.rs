@@ -18,6 +18,7 @@ mod media;
 mod motion;
 mod privacy;
 mod progress;
+mod provenance;
 mod review;
 #[path = "../review_fixtures/mod.rs"]
 mod review_fixtures;

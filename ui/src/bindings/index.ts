@@ -5,5 +5,6 @@ export * from "./agent";
 export * from "./mcp";
 export * from "./preview";
 export * from "./privacy";
+export * from "./provenance";
 export * from "./review";
 export * from "./updates";

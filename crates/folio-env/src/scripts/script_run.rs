@@ -17,6 +17,8 @@ use super::EnvFs;
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
 use crate::format::{iso, now_ms};
+use crate::provenance::RunOrigin;
+use crate::provenance::trace::RunTrace;
 use crate::runlog::RunRecord;
 
 /// A finished run, for hosts (the CLI prints it; the verb turns it into its reply).
@@ -116,6 +118,7 @@ pub(crate) fn execute(
     timeout_ms: Option<u64>,
     cancel: Option<&CancelToken>,
     run_id: &str,
+    trace: Arc<RunTrace>,
 ) -> Result<RunResult> {
     let Some(scripts) = env.scripts.as_ref() else {
         return Err(EnvError::refused(
@@ -133,7 +136,7 @@ pub(crate) fn execute(
         ceiling_ms: Some(env.opts.limits.run_timeout_ms),
         raise: env.opts.budget_raise.clone(),
     };
-    let fs = Arc::new(EnvFs::new(env.gateway.clone()));
+    let fs = Arc::new(EnvFs::new(env.gateway.clone(), trace));
     Ok(scripts.engine.run_blocking(fs, path, Some(&args_json), options))
 }
 
@@ -223,6 +226,8 @@ impl Environment {
     /// sections spilled to `/tmp/run-<id>.*`, and a line in `/.env/history.jsonl`. A script that
     /// fails is an `Ok` report with `ok: false`; `Err` means it never started (no such script,
     /// not a `.js` file, scripts turned off).
+    ///
+    /// The run counts as [`RunOrigin::Direct`] (no model): see [`Environment::run_script_as`].
     pub fn run_script(
         &self,
         path: &str,
@@ -230,14 +235,35 @@ impl Environment {
         timeout_ms: Option<u64>,
         cancel: Option<&CancelToken>,
     ) -> Result<RunReport> {
+        self.run_script_as(path, args, timeout_ms, cancel, &RunOrigin::Direct)
+    }
+
+    /// [`Environment::run_script`] on behalf of `origin`: every file the run leaves under `/out`
+    /// gets a provenance record naming the script (and its hash), the arguments, each file the
+    /// run read (and its hash), the run id and `origin`. A record that cannot be stored never
+    /// fails the run (it happened); the reason is added to the reply.
+    pub fn run_script_as(
+        &self,
+        path: &str,
+        args: Value,
+        timeout_ms: Option<u64>,
+        cancel: Option<&CancelToken>,
+        origin: &RunOrigin,
+    ) -> Result<RunReport> {
         let path = VPath::parse(path)?;
         preflight(self, &path)?;
+        let script_hash = crate::provenance::content_hash(&self.tree().read(&path)?);
         let started = now_ms();
         let run_id = self.next_run_id();
-        let run = execute(self, &path, &args, timeout_ms, cancel, &run_id)?;
+        let trace = Arc::new(RunTrace::default());
+        let run = execute(self, &path, &args, timeout_ms, cancel, &run_id, trace.clone())?;
         let mut report = report(self, &path, run, true);
         if let Some(note) = log(self, &report, &args, "run", started) {
             report.text.push_str(&format!("\n{note}"));
+        }
+        let made = crate::provenance::MadeBy { script: &path, script_hash, args: &args, run_id: &run_id, origin };
+        if let Err(e) = crate::provenance::record_run(self, &trace, &made) {
+            report.text.push_str(&format!("\n(the provenance of this run's /out files was not recorded: {e})"));
         }
         Ok(report)
     }

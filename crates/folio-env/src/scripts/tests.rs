@@ -52,7 +52,7 @@ pub(crate) fn run_tests(env: &Environment, root: &VPath, cancel: Option<&CancelT
     for file in &files {
         let started = now_ms();
         let run_id = env.next_run_id();
-        let run = execute(env, file, &args, None, cancel, &run_id)?;
+        let run = execute(env, file, &args, None, cancel, &run_id, Default::default())?;
         let rep = report(env, file, run, false);
         let unlogged = log(env, &rep, &args, "test", started);
         if rep.ok {

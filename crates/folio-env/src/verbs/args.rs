@@ -33,6 +33,8 @@ pub struct Call<'a> {
     pub args: Value,
     /// Stops a script run this call starts.
     pub cancel: Option<&'a CancelToken>,
+    /// Who asked for the call (a script run's provenance records it).
+    pub origin: &'a crate::provenance::RunOrigin,
 }
 
 impl Call<'_> {

@@ -53,8 +53,13 @@ pub struct TestsArgs {
 }
 
 /// `run_script`.
-pub fn run_script(env: &Environment, a: RunArgs, cancel: Option<&CancelToken>) -> Result<Reply> {
-    let report = env.run_script(&a.path, serde_json::Value::Object(a.args), a.timeout_ms, cancel)?;
+pub fn run_script(
+    env: &Environment,
+    a: RunArgs,
+    cancel: Option<&CancelToken>,
+    origin: &crate::provenance::RunOrigin,
+) -> Result<Reply> {
+    let report = env.run_script_as(&a.path, serde_json::Value::Object(a.args), a.timeout_ms, cancel, origin)?;
     if report.ok {
         Ok(Reply::text(report.text))
     } else {

@@ -160,7 +160,7 @@ verbs! {
     /// `run_script`.
     RunScript = "run_script" {
         doc: Doc::Built(run_script::run_doc), schema: schema::<run_script::RunArgs>, mutates: true,
-        needs: Some(Capability::Scripts), call: |env, call| run_script::run_script(env, call.parse()?, call.cancel),
+        needs: Some(Capability::Scripts), call: |env, call| run_script::run_script(env, call.parse()?, call.cancel, call.origin),
     }
     /// `run_tests`.
     RunTests = "run_tests" {

@@ -5,3 +5,4 @@ mod mcp;
 mod module_cycles;
 mod modules;
 mod motion;
+mod provenance;
