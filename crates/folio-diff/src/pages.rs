@@ -1,10 +1,11 @@
 //! Pages: PDFs (PDFium), and the documents and decks LibreOffice converts to PDF (once per side,
 //! through folio-render's warm office), aligned page to page and compared lazily.
 //!
-//! [`PageDiff::open`] reads only what the alignment needs: each side's page count and every
-//! page's text (no pixels). Pages are aligned by a sequence diff of
-//! their fingerprints, so one inserted page is one added page and every later page still meets
-//! its twin. [`PageDiff::compare`] renders ONE pair and compares the pixels, so the first
+//! [`PageDiff::open`] reads only what the alignment needs, never pixels: each side's page count
+//! and what each page is made of (`pdfprint.rs`); when most pages are made of the same objects
+//! on both sides, pages are aligned by those hashes and only the unmatched pages' text is read,
+//! else every page's text is read. Either way a sequence diff of the fingerprints aligns them,
+//! so one inserted page is one added page and every later page still meets its twin. [`PageDiff::compare`] renders ONE pair and compares the pixels, so the first
 //! page's diff of two 100-page PDFs costs one page's render. [`PageDiff::status`] answers
 //! without rendering: added, removed, unchanged when the two pages are made of the same objects
 //! (`pdfprint.rs`: content streams and everything they reach, hashed), the result of a
