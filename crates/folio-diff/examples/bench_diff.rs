@@ -34,22 +34,21 @@ fn env_num(key: &str, default: usize) -> usize {
     std::env::var(key).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
+/// The fastest of `runs` runs, with that run's value.
 fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
-    let mut out = None;
-    let mut best = Duration::MAX;
+    let mut out: Option<(Duration, T)> = None;
     for _ in 0..runs {
         let t = Instant::now();
         let v = f();
-        best = best.min(t.elapsed());
-        out = Some(v);
-    }
-    match out {
-        Some(v) => (best, v),
-        None => {
-            eprintln!("bench_diff: no run");
-            std::process::exit(1)
+        let took = t.elapsed();
+        if out.as_ref().is_none_or(|(b, _)| took < *b) {
+            out = Some((took, v));
         }
     }
+    out.unwrap_or_else(|| {
+        eprintln!("bench_diff: no run");
+        std::process::exit(1)
+    })
 }
 
 fn pdf(pages: &[String]) -> Vec<u8> {
