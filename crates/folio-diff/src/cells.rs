@@ -174,8 +174,16 @@ pub fn cells_with(old: Option<&[u8]>, new: Option<&[u8]>, name: &str, options: &
     if old.is_none() && new.is_none() {
         return Err(DiffError::NothingToCompare { name: name.to_string() });
     }
-    let old = old.map(|b| sheetread::read(name, Side::Old, b)).transpose()?.unwrap_or_default();
-    let new = new.map(|b| sheetread::read(name, Side::New, b)).transpose()?.unwrap_or_default();
+    // The two sides are read at once, each on its own thread: reading is most of the cost.
+    let (old, new) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| old.map(|b| sheetread::read(name, Side::Old, b)).transpose());
+        let new = new.map(|b| sheetread::read(name, Side::New, b)).transpose();
+        let old = other.join().unwrap_or_else(|_| {
+            Err(DiffError::Internal { name: name.to_string(), what: "reading the folder's version".into() })
+        });
+        (old, new)
+    });
+    let (old, new) = (old?.unwrap_or_default(), new?.unwrap_or_default());
     let mut budget = options.max_listed;
     let mut sheets = Vec::new();
     for n in &new {

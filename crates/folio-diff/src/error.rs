@@ -144,16 +144,14 @@ pub enum DiffError {
         /// The encoder's message.
         detail: String,
     },
-    /// A temporary file for ffmpeg could not be written or read. The host's temporary directory
-    /// is full or not writable; the person frees space and retries.
-    #[error("{name}: {what} failed: {detail} — hint: check that the temporary directory ({}) is writable and has free space", std::env::temp_dir().display())]
-    Io {
+    /// A reader thread stopped without an answer (a panic outside the readers' own guards). A
+    /// bug, never expected; reported as such.
+    #[error("{name}: {what} stopped unexpectedly — hint: this is a bug; report it with the two files attached")]
+    Internal {
         /// The file.
         name: String,
-        /// What was being done.
+        /// What was running.
         what: String,
-        /// The I/O error.
-        detail: String,
     },
 }
 

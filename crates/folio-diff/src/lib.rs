@@ -7,7 +7,7 @@
 //!
 //! - **Pages** ([`PageDiff`]): PDF through PDFium; Word, PowerPoint and OpenDocument converted
 //!   to PDF by folio-render's warm LibreOffice once per side. Pages are aligned by a sequence
-//!   diff of their text fingerprints (an inserted page is one added page), and a
+//!   diff of what they are made of, or of their text (an inserted page is one added page), and a
 //!   pair is rendered and compared pixel by pixel only when asked ([`PageDiff::compare`]), so the
 //!   first page of two 100-page PDFs costs one page's render; pages made of the same PDF objects
 //!   are known unchanged without any render.

@@ -1,10 +1,11 @@
 //! Pages: PDFs (PDFium), and the documents and decks LibreOffice converts to PDF (once per side,
 //! through folio-render's warm office), aligned page to page and compared lazily.
 //!
-//! [`PageDiff::open`] reads only what the alignment needs: each side's page count and every
-//! page's text (no pixels). Pages are aligned by a sequence diff of
-//! their fingerprints, so one inserted page is one added page and every later page still meets
-//! its twin. [`PageDiff::compare`] renders ONE pair and compares the pixels, so the first
+//! [`PageDiff::open`] reads only what the alignment needs, never pixels: each side's page count
+//! and what each page is made of (`pdfprint.rs`); when most pages are made of the same objects
+//! on both sides, pages are aligned by those hashes and only the unmatched pages' text is read,
+//! else every page's text is read. Either way a sequence diff of the fingerprints aligns them,
+//! so one inserted page is one added page and every later page still meets its twin. [`PageDiff::compare`] renders ONE pair and compares the pixels, so the first
 //! page's diff of two 100-page PDFs costs one page's render. [`PageDiff::status`] answers
 //! without rendering: added, removed, unchanged when the two pages are made of the same objects
 //! (`pdfprint.rs`: content streams and everything they reach, hashed), the result of a
@@ -370,21 +371,26 @@ fn align(
             })
             .count();
         if shared > 0 && shared * 2 >= a.len().min(b.len()) {
-            let mut words: HashMap<(bool, usize), Vec<String>> = HashMap::new();
-            let mut read = |doc: &SideDoc, is_new: bool, i: usize| -> Vec<String> {
-                words
-                    .entry((is_new, i))
-                    .or_insert_with(|| {
-                        page_texts(&engine, name, &doc.pdf, Some(&[i as u32 + 1]), &mut |_| true)
-                            .map(|(_, t)| t.first().map(|t| page_words(&t.text)).unwrap_or_default())
-                            .unwrap_or_default()
+            // Which pages the object hashes leave unmatched does not depend on how they are
+            // then paired: find them, read their text in one pass per side, then pair them.
+            let rough = seq::align(&a, &b, &mut |_, _| 1);
+            let unmatched = |side_new: bool| -> Vec<u32> {
+                rough
+                    .iter()
+                    .filter(|(i, j)| match (i, j) {
+                        (Some(i), Some(j)) => a[*i] != b[*j],
+                        _ => true,
                     })
-                    .clone()
+                    .filter_map(|(i, j)| if side_new { *j } else { *i })
+                    .map(|p| p as u32 + 1)
+                    .collect()
             };
+            let aw = words_of(&engine, name, Side::Old, o, &unmatched(false))?;
+            let bw = words_of(&engine, name, Side::New, n, &unmatched(true))?;
+            let none = Vec::new();
             notes.push(ALIGNED_BY_OBJECTS.into());
             return Ok(seq::align(&a, &b, &mut |i, j| {
-                let (wa, wb) = (read(o, false, i), read(n, true, j));
-                1 + shared_words(&wa, &wb)
+                1 + shared_words(aw.get(&i).unwrap_or(&none), bw.get(&j).unwrap_or(&none))
             }));
         }
     }
@@ -400,6 +406,22 @@ fn align(
 pub const ALIGNED_BY_OBJECTS: &str = "pages were aligned by what they are made of (their PDF objects)";
 /// The note when pages were aligned by their text.
 pub const ALIGNED_BY_TEXT: &str = "pages were aligned by their text";
+
+/// The words of `pages` (1-based) by 0-based index, read in one pass.
+fn words_of(
+    engine: &PdfEngine,
+    name: &str,
+    side: Side,
+    doc: &SideDoc,
+    pages: &[u32],
+) -> Result<HashMap<usize, Vec<String>>> {
+    if pages.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let (_, texts) =
+        page_texts(engine, name, &doc.pdf, Some(pages), &mut |_| true).map_err(|e| DiffError::render(name, side, e))?;
+    Ok(texts.iter().map(|t| (t.page as usize - 1, page_words(&t.text))).collect())
+}
 
 /// A page's words, at most 400.
 fn page_words(text: &str) -> Vec<String> {
