@@ -99,7 +99,7 @@ async fn a_stale_workbook_is_named_and_regenerated_without_the_model() {
     let conversation: Value = serde_json::from_str(events.lines().next().unwrap()).unwrap();
     let conversation = conversation["id"].as_str().unwrap().to_owned();
     let run = events.lines().find(|l| l.contains("run_script") && l.contains("tool_call_finished")).unwrap();
-    assert!(run.contains("\"ok\":true") || run.contains("\"total\": 30"), "{run}");
+    assert!(run.contains("\"status\":\"success\"") && run.contains("30"), "{run}");
     let dir = folder.to_str().unwrap();
     ok(&folio(&state, &["commit", dir]));
     let workbook = folder.join("out/summary.xlsx");

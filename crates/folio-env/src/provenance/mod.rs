@@ -213,7 +213,7 @@ impl Environment {
     /// Every record kept for `path`, newest first.
     pub fn provenance_records(&self, path: &str) -> Result<Vec<ProvenanceRecord>> {
         let path = VPath::parse(path)?;
-        self.provenance.for_path(&path.to_string())
+        self.provenance.for_path(path.as_str())
     }
 
     /// Where the file at `path` came from, and whether it is stale. Refuses a path with no file
@@ -236,7 +236,7 @@ impl Environment {
             )));
         };
         let hash = content_hash(&bytes);
-        let records = self.provenance.for_path(&vpath.to_string())?;
+        let records = self.provenance.for_path(vpath.as_str())?;
         let mut out = Provenance {
             path: vpath.to_string(),
             hash: hash.clone(),

@@ -115,7 +115,7 @@ fn a_record_survives_commit_and_reopen_then_stale_edited_and_regenerated() {
     assert_eq!(known.standing, Standing::Current);
     assert_eq!(known.hash, content_hash(b"70"));
     let record = known.record.unwrap();
-    assert_eq!(record.origin, RunOrigin::Regenerate { from_run: done.from_run.clone() });
+    assert_eq!(record.origin, RunOrigin::Regenerate { from_run: done.from_run });
     assert_eq!(record.args, json!({"scale": 2}));
 
     // A hand edit: not misattributed.
