@@ -251,7 +251,9 @@ impl AgentHost {
         }
 
         let env = session.environment().clone();
-        let tools = EnvTools::new(env.clone(), session.agent_events().clone()).with_boundary(boundary);
+        let tools = EnvTools::new(env.clone(), session.agent_events().clone())
+            .with_boundary(boundary)
+            .with_conversation(id.clone());
         // Lines printed by catalogue runs before this turn are not this turn's.
         drop(tools.drain_events());
         let agent = Agent::new(

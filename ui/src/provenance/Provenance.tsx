@@ -21,7 +21,8 @@ function origin(made: ProvenanceMade): string {
   }
 }
 
-export function ProvenanceLine({ path, version }: { path: string; version: number }) {
+/** `inReview`: the copy in the review panel's diff header (the preview's keeps the `#provenance` id). */
+export function ProvenanceLine({ path, version, inReview }: { path: string; version: number; inReview?: boolean }) {
   const [info, setInfo] = useState<ProvenanceGetResponse | null>(null);
   const [error, setError] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
@@ -75,7 +76,7 @@ export function ProvenanceLine({ path, version }: { path: string; version: numbe
   const made = info?.made ?? null;
   if (!info || (!made && !path.startsWith("/out/"))) return error ? <div class="provenance"><ProblemText problem={error} /></div> : null;
   return (
-    <div class={`provenance ${info.standing}`} id="provenance" data-standing={info.standing}>
+    <div class={`provenance ${info.standing}`} id={inReview ? undefined : "provenance"} data-standing={info.standing}>
       {made ? (
         <p class="made" title={info.line}>
           {info.standing === "stale" && <span class="mark stale-mark" title="An input changed since this file was made">STALE</span>}

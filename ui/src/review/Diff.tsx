@@ -11,6 +11,7 @@ import { reviewApi } from "./api";
 import { CellsDiff } from "./Cells";
 import { ArchiveDiff, ImageDiff, VideoDiff } from "./Media";
 import { PagesDiff } from "./Pages";
+import { ProvenanceLine } from "../provenance/Provenance";
 
 type Props = { path: string; version: number };
 
@@ -115,8 +116,8 @@ export function Diff({ path, version }: Props) {
   if (error) return <div class="diff-box error-text"><ProblemText problem={error} /></div>;
   if (!diff) return <div class="diff-box muted">Comparing…</div>;
   const Visual = VISUAL[diff.kind];
-  // The provenance line ("made by /scripts/q3.js from …") mounts here, in the diff's header.
-  const provenanceSlot = null;
+  // The provenance line ("made by /scripts/q3.js from …"), in the diff's header.
+  const provenanceSlot = <ProvenanceLine path={path} version={version} inReview />;
   return (
     <div class="diff-box" data-diff={path} data-kind={diff.kind}>
       {provenanceSlot}
