@@ -34,6 +34,9 @@ async fn the_preview_shows_provenance_marks_it_stale_and_regenerates() {
     app.click(".script[data-path='/scripts/tally.js'] button.run").await;
     app.click("#script-run").await;
     app.wait_text("#run-state", "Finished").await;
+    // Folders open closed: /out (new in this run) and /inbox are opened before their files.
+    app.click("#tree .row[data-path='/out']").await;
+    app.click("#tree .row[data-path='/inbox']").await;
     app.click("#tree .row[data-path='/out/total.txt']").await;
     app.wait_text("#preview-text", "total 3").await;
     let line = app.wait_text("#provenance", "Made by /scripts/tally.js").await;
