@@ -142,9 +142,29 @@ async fn a_stale_workbook_is_named_and_regenerated_without_the_model() {
     assert_eq!(known["standing"], "current", "{known}");
     assert_eq!(known["record"]["origin"]["kind"], "regenerate");
 
+    let before = std::fs::read(&workbook).unwrap();
     ok(&folio(&state, &["commit", dir]));
     assert_eq!(
         cells(&workbook),
         json!([["region", "amount"], ["north", 15], ["south", 20], ["east", 5], ["total", 40]])
     );
+
+    // The change's cell diff, as the review panel shows it: north's amount and the total
+    // changed, east's row added, nothing else.
+    let after = std::fs::read(&workbook).unwrap();
+    let diff = folio_diff::cells(Some(&before), Some(&after), "summary.xlsx").unwrap();
+    let sheet = &diff.sheets[0];
+    let changed: Vec<(String, Option<String>, Option<String>)> =
+        sheet.cells.iter().map(|c| (c.new_address.clone(), c.old_value.clone(), c.new_value.clone())).collect();
+    assert_eq!(
+        changed,
+        vec![
+            ("B2".to_string(), Some("10".to_string()), Some("15".to_string())),
+            ("B5".to_string(), Some("30".to_string()), Some("40".to_string())),
+        ],
+        "{diff:?}"
+    );
+    let added: Vec<&Vec<String>> = sheet.added_rows.iter().map(|r| &r.values).collect();
+    assert_eq!(added, vec![&vec!["east".to_string(), "5".to_string()]], "{diff:?}");
+    assert_eq!(sheet.counts.removed_rows, 0, "{diff:?}");
 }

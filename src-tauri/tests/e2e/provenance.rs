@@ -34,9 +34,11 @@ async fn the_preview_shows_provenance_marks_it_stale_and_regenerates() {
     app.click(".script[data-path='/scripts/tally.js'] button.run").await;
     app.click("#script-run").await;
     app.wait_text("#run-state", "Finished").await;
-    // Folders open closed: /out (new in this run) and /inbox are opened before their files.
+    // Folders open closed: /out (new in this run) is opened, and its file waited for, before
+    // the file is selected (a click while the tree re-renders can land on another row).
     app.click("#tree .row[data-path='/out']").await;
-    app.click("#tree .row[data-path='/inbox']").await;
+    app.wait_for("#tree .row[data-path='/out/total.txt']").await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     app.click("#tree .row[data-path='/out/total.txt']").await;
     app.wait_text("#preview-text", "total 3").await;
     let line = app.wait_text("#provenance", "Made by /scripts/tally.js").await;
@@ -45,6 +47,9 @@ async fn the_preview_shows_provenance_marks_it_stale_and_regenerates() {
 
     // The input changes on disk; selecting the file again re-reads its provenance.
     std::fs::write(folder.join("inbox/a.csv"), "k,v\na,1\nb,2\nc,4\n").unwrap();
+    app.click("#tree .row[data-path='/inbox']").await;
+    app.wait_for("#tree .row[data-path='/inbox/a.csv']").await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     app.click("#tree .row[data-path='/inbox/a.csv']").await;
     app.click("#tree .row[data-path='/out/total.txt']").await;
     let line = app.wait_text("#provenance", "STALE").await;
