@@ -82,6 +82,15 @@ impl FrameSource {
         (width, height.max(2))
     }
 
+    /// The arguments both decodes start with: this file's first video stream only, every frame
+    /// as stored (no rate conversion).
+    fn decode_args(&self) -> Vec<OsString> {
+        ["-i", &self.file, "-map", "0:v:0", "-an", "-sn", "-fps_mode", "passthrough"]
+            .into_iter()
+            .map(OsString::from)
+            .collect()
+    }
+
     /// Decodes the first video stream's frames (at most `max_frames`) at `width` pixels wide
     /// (height by aspect ratio), 8-bit gray.
     pub fn gray(&self, width: u32, max_frames: u64) -> Result<GrayFrames, MediaError> {
@@ -90,26 +99,22 @@ impl FrameSource {
         let max_frames = max_frames.min(MAX_FRAME_BYTES / frame_bytes.max(1)).max(1);
         let out = "frames.gray";
         let args: Vec<OsString> = [
-            "-i".into(),
-            self.file.clone(),
-            "-map".into(),
-            "0:v:0".into(),
-            "-an".into(),
-            "-sn".into(),
-            "-fps_mode".into(),
-            "passthrough".into(),
-            "-vf".into(),
-            format!("scale={w}:{h}:flags=area,format=gray"),
-            // One more than the cap, to know whether the cap stopped it.
-            "-frames:v".into(),
-            (max_frames + 1).to_string(),
-            "-f".into(),
-            "rawvideo".into(),
-            out.into(),
+            self.decode_args(),
+            vec![
+                "-vf".into(),
+                format!("scale={w}:{h}:flags=area,format=gray"),
+                // One more than the cap, to know whether the cap stopped it.
+                "-frames:v".into(),
+                (max_frames + 1).to_string(),
+                "-f".into(),
+                "rawvideo".into(),
+                out.into(),
+            ]
+            .into_iter()
+            .map(OsString::from)
+            .collect(),
         ]
-        .into_iter()
-        .map(OsString::from)
-        .collect();
+        .concat();
         let mut call = FfmpegCall::new(format!("decoding the frames of {}", self.shown), args);
         call.cwd = Some(self.stage.dir().to_path_buf());
         call.hint = "check that the file is a complete video; re-export it and try again".into();
@@ -133,25 +138,21 @@ impl FrameSource {
         let (w, h) = self.small_size(width);
         let select: Vec<String> = frames.iter().map(|n| format!("eq(n\\,{n})")).collect();
         let args: Vec<OsString> = [
-            "-i".into(),
-            self.file.clone(),
-            "-map".into(),
-            "0:v:0".into(),
-            "-an".into(),
-            "-sn".into(),
-            "-fps_mode".into(),
-            "passthrough".into(),
-            "-vf".into(),
-            format!("select={},scale={w}:{h}", select.join("+")),
-            "-frames:v".into(),
-            frames.len().to_string(),
-            "-f".into(),
-            "image2".into(),
-            "thumb-%05d.png".into(),
+            self.decode_args(),
+            vec![
+                "-vf".into(),
+                format!("select={},scale={w}:{h}", select.join("+")),
+                "-frames:v".into(),
+                frames.len().to_string(),
+                "-f".into(),
+                "image2".into(),
+                "thumb-%05d.png".into(),
+            ]
+            .into_iter()
+            .map(OsString::from)
+            .collect(),
         ]
-        .into_iter()
-        .map(OsString::from)
-        .collect();
+        .concat();
         let mut call = FfmpegCall::new(format!("taking thumbnails from {}", self.shown), args);
         call.cwd = Some(self.stage.dir().to_path_buf());
         call.hint = "check that the file is a complete video; re-export it and try again".into();
