@@ -138,6 +138,10 @@ fn main() {
             first.ms,
             first.changed
         );
+        if added != 1 || first.changed {
+            eprintln!("bench_diff: expected one added page and page 1 unchanged, found {added} added, page 1 changed: {}", first.changed);
+            std::process::exit(1);
+        }
     }
 
     let t = Instant::now();
@@ -158,4 +162,10 @@ fn main() {
         s.counts.removed_rows,
         s.rows_matched_by
     );
+    // Each edited row changes its region and units, and so its revenue's cached value: three cells.
+    let edits = (rows / (rows / 30).max(1)) as u64;
+    if s.counts.changed_cells != 3 * edits || s.counts.added_rows != 5 || s.counts.removed_rows != 0 {
+        eprintln!("bench_diff: expected {} changed cells and 5 added rows, the diff found otherwise", 3 * edits);
+        std::process::exit(1);
+    }
 }
