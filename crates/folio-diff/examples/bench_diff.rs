@@ -138,8 +138,12 @@ fn main() {
             first.ms,
             first.changed
         );
-        if added != 1 || first.changed {
-            eprintln!("bench_diff: expected one added page and page 1 unchanged, found {added} added, page 1 changed: {}", first.changed);
+        // (The edits are at pages 50 and 70: a smaller BENCH_PAGES has neither.)
+        if (pages > 70 && added != 1) || first.changed {
+            eprintln!(
+                "bench_diff: expected one added page and page 1 unchanged, found {added} added, page 1 changed: {}",
+                first.changed
+            );
             std::process::exit(1);
         }
     }
