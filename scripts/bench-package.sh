@@ -80,12 +80,24 @@ for i in $(seq "$runs"); do
   answered=$(grep -o 'epoch_ms=[0-9]*' "$log" | cut -d= -f2)
   if [ -z "$answered" ]; then echo "FAILED run $i: $(cat "$log")"; kill "$pid" 2>/dev/null; continue; fi
   sleep 5
-  pss=0 rss=0 n=0
+  pss=0 rss=0 n=0 own=0 webkit=0 gl=0 libs=0
   for p in $(tree "$pid"); do
     read -r a b < <(awk '/^Pss:/ { p = $2 } /^Rss:/ { r = $2 } END { print p + 0, r + 0 }' "/proc/$p/smaps_rollup" 2>/dev/null || echo "0 0")
     pss=$((pss + a)); rss=$((rss + b)); n=$((n + 1))
+    # Where the PSS lies: Folio's own (its binary, PDFium, heap and anonymous memory), WebKitGTK's
+    # libraries (WebKit, JavaScriptCore), the GL stack (Mesa, LLVM) and every other library.
+    read -r o w g l < <(awk '
+      /^[0-9a-f]+-[0-9a-f]+ / { name = $6 }
+      /^Pss:/ {
+        if (name ~ /webkit2gtk|javascriptcoregtk/) w += $2
+        else if (name ~ /libLLVM|\/dri\/|libGL|libEGL|libgbm|libglapi|libz3/) g += $2
+        else if (name ~ /^\/usr\/lib\/x86_64-linux-gnu\/|^\/lib/ && name !~ /Folio/) l += $2
+        else o += $2
+      }
+      END { print o + 0, w + 0, g + 0, l + 0 }' "/proc/$p/smaps" 2>/dev/null || echo "0 0 0 0")
+    own=$((own + o)); webkit=$((webkit + w)); gl=$((gl + g)); libs=$((libs + l))
   done
-  echo "$(( answered - start / 1000000 )) ${window:-0} $pss $rss $n"
+  echo "$(( answered - start / 1000000 )) ${window:-0} $pss $rss $n $own $webkit $gl $libs"
   kill "$pid"; wait "$pid" 2>/dev/null
 done
 SH
@@ -102,5 +114,7 @@ echo "  .deb $(basename "$deb"): $(mib "$deb_size"), installed $(mib "$deb_insta
 echo "  .rpm $(basename "$rpm"): $(mib "$rpm_size"), installed $(mib "$rpm_installed")"
 echo "  cold start to the first answered command: first run after install $(cut -d' ' -f1 <<<"$first") ms (window mapped $(cut -d' ' -f2 <<<"$first") ms); median of the next $((runs - 1)): $(cut -d' ' -f1 <<<"$rest" | median) ms (window $(cut -d' ' -f2 <<<"$rest" | median) ms)"
 echo "  idle with a folder open, 5 s after the first answer, all $(cut -d' ' -f5 <<<"$first") processes: median PSS $(awk '{ print $3 }' "$work/runs" | median | awk '{ printf "%.0f", $1 / 1024 }') MB (RSS $(awk '{ print $4 }' "$work/runs" | median | awk '{ printf "%.0f", $1 / 1024 }') MB)"
-echo "  runs (answer_ms window_ms pss_kib rss_kib processes):"
+col_mb() { awk -v c="$1" '{ print $c }' "$work/runs" | median | awk '{ printf "%.0f", $1 / 1024 }'; }
+echo "  of that PSS (medians): Folio's own (binary, PDFium, heap, anonymous) $(col_mb 6) MB; WebKitGTK's libraries $(col_mb 7) MB; the GL stack (Mesa, LLVM) $(col_mb 8) MB; other system libraries $(col_mb 9) MB"
+echo "  runs (answer_ms window_ms pss_kib rss_kib processes own_kib webkit_kib gl_kib libs_kib):"
 sed 's/^/    /' "$work/runs"

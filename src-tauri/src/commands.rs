@@ -13,49 +13,103 @@ use crate::session::Session;
 /// The app's state: the open folder, if any, and where per-folder state lives.
 #[derive(Default)]
 pub struct AppState {
-    /// The open folder.
-    pub session: Mutex<Option<Arc<Session>>>,
+    /// The open folder. Read it through [`AppState::session`], which waits for the start-up open.
+    session: Mutex<Option<Arc<Session>>>,
     /// Where per-folder state lives (`None`: the default state directory).
     pub state_dir: Option<PathBuf>,
     /// Why the folder named on the command line did not open, shown once.
     pub notice: Mutex<Option<String>>,
+    /// The folder named on the command line, opening on its own thread while the window and its
+    /// web process start (the two used to run one after the other: about half a second of a cold
+    /// start). Taken and joined by the first command that needs the folder.
+    starting: Mutex<Option<std::thread::JoinHandle<Result<Session, String>>>>,
 }
 
 impl AppState {
+    /// No folder open yet; per-folder state under `state_dir` (`None`: the default directory).
+    pub fn new(state_dir: Option<PathBuf>) -> AppState {
+        AppState { state_dir, ..AppState::default() }
+    }
+
+    /// Starts opening `folder` on a thread; every command that needs the folder waits for it.
+    pub fn open_in_background(&self, folder: PathBuf) {
+        let state_dir = self.state_dir.clone();
+        let spawned = std::thread::Builder::new().name("folio-open".into()).spawn(move || {
+            let opened = open_session(state_dir, &folder.to_string_lossy(), None).map(|(session, _)| session);
+            crate::trace_stage("folder opened");
+            opened
+        });
+        match spawned {
+            Ok(handle) => *self.starting.lock().unwrap_or_else(PoisonError::into_inner) = Some(handle),
+            Err(e) => {
+                *self.notice.lock().unwrap_or_else(PoisonError::into_inner) =
+                    Some(format!("the folder could not be opened: no thread could start ({e}) — hint: open it again"))
+            }
+        }
+    }
+
+    /// Waits for the start-up open, if one is running, and keeps what it gave.
+    fn settle(&self) {
+        let mut starting = self.starting.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(handle) = starting.take() else {
+            return;
+        };
+        let outcome = handle.join().unwrap_or_else(|_| {
+            Err("opening the folder stopped unexpectedly (a Folio bug) — hint: open it again, and report it".into())
+        });
+        match outcome {
+            Ok(session) => *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(session)),
+            Err(e) => *self.notice.lock().unwrap_or_else(PoisonError::into_inner) = Some(e),
+        }
+    }
+
+    /// The open session, if any (after the start-up open has finished).
+    pub fn session(&self) -> Option<Arc<Session>> {
+        self.settle();
+        self.session.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
     /// The open session, or the error that tells the person to open a folder first.
     pub fn current(&self) -> Result<Arc<Session>, CommandError> {
-        self.session.lock().unwrap_or_else(PoisonError::into_inner).clone().ok_or_else(CommandError::no_folder)
+        self.session().ok_or_else(CommandError::no_folder)
     }
 
     /// Opens `path`, replacing the open folder; read-only when `read_only` says so, or (`None`)
     /// when the recent list remembers it was last opened that way.
     pub fn open(&self, path: &str, read_only: Option<bool>) -> Result<FolderOpenResponse, String> {
-        let tauri::async_runtime::RuntimeHandle::Tokio(handle) = tauri::async_runtime::handle();
-        let folder = PathBuf::from(path);
-        // The vision model's requests join the conversation's ledger through the session's queue.
-        let events = folio_agent::HostEvents::default();
-        let (vision, vision_warning) = crate::agent::settings::vision_for_folder(
-            self.state_dir.as_deref(),
-            &folder,
-            &handle,
-            events.ledger_sink(),
-        );
-        let remembered = || {
-            let real = std::fs::canonicalize(&folder).unwrap_or_else(|_| folder.clone());
-            crate::review::recent::read_only_choice(self.state_dir.as_deref(), &real).unwrap_or(false)
-        };
-        let read_only = read_only.unwrap_or_else(remembered);
-        let (budget_ms, budget_warning) = crate::agent::settings::script_budget_for_folder(self.state_dir.as_deref());
-        let session = Session::open_with_events(&folder, self.state_dir.clone(), vision, read_only, budget_ms, events)?;
-        let mut opened = session.opened();
-        opened.warnings.extend(vision_warning);
-        opened.warnings.extend(budget_warning);
-        if let Err(e) = crate::review::recent::remember(self.state_dir.as_deref(), session.folder(), read_only) {
-            opened.warnings.push(format!("the recent-folders list could not be updated: {e}"));
-        }
+        self.settle();
+        let (session, opened) = open_session(self.state_dir.clone(), path, read_only)?;
         *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(session));
         Ok(opened)
     }
+}
+
+/// Opens the folder at `path` under `state_dir`, and remembers it in the recent list.
+fn open_session(
+    state_dir: Option<PathBuf>,
+    path: &str,
+    read_only: Option<bool>,
+) -> Result<(Session, FolderOpenResponse), String> {
+    let tauri::async_runtime::RuntimeHandle::Tokio(handle) = tauri::async_runtime::handle();
+    let folder = PathBuf::from(path);
+    // The vision model's requests join the conversation's ledger through the session's queue.
+    let events = folio_agent::HostEvents::default();
+    let (vision, vision_warning) =
+        crate::agent::settings::vision_for_folder(state_dir.as_deref(), &folder, &handle, events.ledger_sink());
+    let remembered = || {
+        let real = std::fs::canonicalize(&folder).unwrap_or_else(|_| folder.clone());
+        crate::review::recent::read_only_choice(state_dir.as_deref(), &real).unwrap_or(false)
+    };
+    let read_only = read_only.unwrap_or_else(remembered);
+    let (budget_ms, budget_warning) = crate::agent::settings::script_budget_for_folder(state_dir.as_deref());
+    let session = Session::open_with_events(&folder, state_dir.clone(), vision, read_only, budget_ms, events)?;
+    let mut opened = session.opened();
+    opened.warnings.extend(vision_warning);
+    opened.warnings.extend(budget_warning);
+    if let Err(e) = crate::review::recent::remember(state_dir.as_deref(), session.folder(), read_only) {
+        opened.warnings.push(format!("the recent-folders list could not be updated: {e}"));
+    }
+    Ok((session, opened))
 }
 
 /// Runs `job` on the blocking pool (files, the store, PDFium), its error made a [`CommandError`].
@@ -80,7 +134,7 @@ pub async fn folder_open(
 /// `status.get`: the open folder and its pending changes.
 #[tauri::command]
 pub async fn status_get(state: State<'_, AppState>) -> Result<StatusGetResponse, CommandError> {
-    let session = state.session.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let session = state.session();
     let notice = state.notice.lock().unwrap_or_else(PoisonError::into_inner).take();
     let mut status = match session {
         Some(session) => blocking(move || session.status()).await?,

@@ -42,6 +42,15 @@ pub fn trace_first_answer(command: &str) {
     });
 }
 
+/// With `FOLIO_STARTUP_TRACE` set, prints to stderr that `stage` of the start is done, in
+/// milliseconds since [`run`] began.
+pub fn trace_stage(stage: &str) {
+    if std::env::var_os("FOLIO_STARTUP_TRACE").is_some() {
+        let since_run = STARTED.get().map(|t| t.elapsed().as_millis()).unwrap_or_default();
+        eprintln!("folio-desktop: {stage} at run_ms={since_run}");
+    }
+}
+
 /// The app's commands and state on any runtime: the real one in [`run`], the mock one in tests.
 pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
     let previews = std::sync::Arc::new(preview::Previews::new(state.state_dir.clone()));
@@ -104,11 +113,9 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
 /// window starts empty and says why.
 pub fn run() -> Result<(), String> {
     STARTED.get_or_init(std::time::Instant::now);
-    let state = AppState { state_dir: std::env::var_os("FOLIO_STATE_DIR").map(PathBuf::from), ..AppState::default() };
-    if let Some(folder) = folder_argument(std::env::args())
-        && let Err(e) = state.open(&folder.to_string_lossy(), None)
-    {
-        *state.notice.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+    let state = AppState::new(std::env::var_os("FOLIO_STATE_DIR").map(PathBuf::from));
+    if let Some(folder) = folder_argument(std::env::args()) {
+        state.open_in_background(folder);
     }
     let isolated = state.state_dir.is_some();
     let mut app = tauri::Builder::default();

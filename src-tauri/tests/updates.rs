@@ -163,10 +163,7 @@ fn app_with(pubkey: &str, endpoint: &str) -> mock::App {
     let mut context = mock_context(noop_assets());
     context.config_mut().plugins.0.insert("updater".into(), json!({ "pubkey": pubkey, "endpoints": [endpoint] }));
     let base = updates::plugin(mock_builder(), Updates::direct());
-    let app =
-        folio_desktop::builder(base, AppState { state_dir: Some(state.path().to_path_buf()), ..AppState::default() })
-            .build(context)
-            .unwrap();
+    let app = folio_desktop::builder(base, AppState::new(Some(state.path().to_path_buf()))).build(context).unwrap();
     let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
     mock::App { app, webview, state }
 }
@@ -353,7 +350,7 @@ fn a_build_without_an_endpoint_never_checks_and_nothing_installs_unchecked() {
     context.config_mut().plugins.0.insert("updater".into(), updater.clone());
     let app = folio_desktop::builder(
         updates::plugin(mock_builder(), Updates::direct()),
-        AppState { state_dir: Some(state.path().to_path_buf()), ..AppState::default() },
+        AppState::new(Some(state.path().to_path_buf())),
     )
     .build(context)
     .unwrap();

@@ -147,6 +147,18 @@ impl<'a> ProbeCache<'a> {
         warnings
     }
 
+    /// Asks every `(program, arg)` this cache cannot answer yet, side by side, so the rows that
+    /// then ask one after another find every answer here.
+    pub fn prefetch(&self, wanted: &[(PathBuf, String)]) {
+        std::thread::scope(|scope| {
+            for (program, arg) in wanted {
+                scope.spawn(move || {
+                    let _ = self.version(program, arg);
+                });
+            }
+        });
+    }
+
     fn remember(&self, entry: Entry, fresh: bool) {
         self.used.lock().unwrap_or_else(PoisonError::into_inner).push(entry);
         if fresh {
@@ -180,6 +192,28 @@ impl Probe for ProbeCache<'_> {
         let outcome = Outcome::from_result(&result);
         self.remember(Entry { program: program.to_path_buf(), arg: arg.to_string(), stamp, outcome }, true);
         result
+    }
+}
+
+/// A [`Probe`] that runs nothing: it notes which versions were asked (each once) and answers
+/// that it did not look — the dry pass before [`ProbeCache::prefetch`].
+#[derive(Default)]
+pub struct Wanted(Mutex<Vec<(PathBuf, String)>>);
+
+impl Wanted {
+    /// What was asked, in order.
+    pub fn take(self) -> Vec<(PathBuf, String)> {
+        self.0.into_inner().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Probe for Wanted {
+    fn version(&self, program: &Path, arg: &str) -> Result<String, String> {
+        let mut asked = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if !asked.iter().any(|(p, a)| p == program && a == arg) {
+            asked.push((program.to_path_buf(), arg.to_string()));
+        }
+        Err("not probed (a dry pass)".into())
     }
 }
 

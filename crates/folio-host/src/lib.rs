@@ -248,6 +248,12 @@ fn register(registry: &mut ModuleRegistry, module: NativeModule) -> Result<(), H
 /// The doctor's rows for `renderer`'s tools and the cache's warnings.
 fn rows(renderer: &Renderer, refresh: Refresh, probe: &dyn Probe) -> (Vec<Capability>, Vec<String>) {
     let cache = doctor_cache::ProbeCache::load(renderer.host.state_dir.as_deref(), refresh, probe);
+    // The rows ask their tools one after another; on a first start (or after an upgrade) that
+    // is a process start each, soffice, ffmpeg, ffprobe and espeak-ng together ~0.4–0.6 s. A
+    // dry pass learns which versions the rows want, and the cache asks them all at once.
+    let wanted = doctor_cache::Wanted::default();
+    let _ = media::with_media_rows(folio_render::doctor::capabilities_with(renderer, &wanted), &renderer.host, &wanted);
+    cache.prefetch(&wanted.take());
     let rows = folio_render::doctor::capabilities_with(renderer, &cache);
     let rows = media::with_media_rows(rows, &renderer.host, &cache);
     (rows, cache.save())

@@ -6,7 +6,6 @@
 //! shows why it failed with the server's own stderr.
 
 use std::path::{Path, PathBuf};
-use std::sync::PoisonError;
 
 use folio_host::mcp::{self, McpConfig, Scope, ServerConfig, Setting, SettingKind, SettingValue, TransportConfig};
 use tauri::State;
@@ -227,7 +226,7 @@ pub async fn test(root: &Path, form: &McpServerForm) -> CapabilitiesTestResponse
 /// Reopens the open folder (same read-only choice) so conversations started now see the change;
 /// what reopening said (a server that did not mount) comes back as warnings.
 pub(crate) fn reopen(app: &AppState) -> Vec<String> {
-    let session = app.session.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let session = app.session();
     let Some(session) = session else {
         return Vec::new();
     };
@@ -241,7 +240,7 @@ pub(crate) fn reopen(app: &AppState) -> Vec<String> {
 }
 
 fn current_folder(app: &AppState) -> Option<PathBuf> {
-    app.session.lock().unwrap_or_else(PoisonError::into_inner).as_ref().map(|s| s.folder().to_path_buf())
+    app.session().map(|s| s.folder().to_path_buf())
 }
 
 /// `capabilities.get`: the servers, and the open folder.

@@ -64,7 +64,7 @@ pub fn save(store: &Store, folder: Option<&Path>, params: &PrivacySaveParams) ->
 }
 
 fn open_folder(app: &AppState) -> Option<std::path::PathBuf> {
-    app.session.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref().map(|s| s.folder().to_path_buf())
+    app.session().map(|s| s.folder().to_path_buf())
 }
 
 /// `privacy.get`: the switches and the open folder's never-send list (also the header's badge).

@@ -21,12 +21,9 @@ pub struct App {
 /// A fresh app whose per-folder state lives in a temporary directory.
 pub fn app() -> App {
     let state = tempfile::tempdir().unwrap();
-    let app = folio_desktop::builder(
-        mock_builder(),
-        AppState { state_dir: Some(state.path().to_path_buf()), ..AppState::default() },
-    )
-    .build(mock_context(noop_assets()))
-    .unwrap();
+    let app = folio_desktop::builder(mock_builder(), AppState::new(Some(state.path().to_path_buf())))
+        .build(mock_context(noop_assets()))
+        .unwrap();
     let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
     App { app, webview, state }
 }

@@ -118,3 +118,43 @@ fn a_cache_that_cannot_be_written_is_said_and_the_rows_stay_right() {
     let said = warnings.join("\n");
     assert!(said.contains("could not be written (") && said.contains("hint:"), "{said}");
 }
+
+/// A tool that notes when it starts and ends in `log`, taking 0.3 s to answer.
+#[cfg(unix)]
+fn write_slow_tool(tool: &Path, log: &Path, name: &str) {
+    let script = format!(
+        "#!/bin/sh\necho start {name} >> '{log}'\nsleep 0.3\necho end {name} >> '{log}'\necho '{name} version 1.0'\n",
+        log = log.display()
+    );
+    std::fs::write(tool, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A first start asks every tool's version at once, not one after another: each of the three
+/// tools has started before the first of them has answered.
+#[cfg(unix)]
+#[test]
+fn a_first_start_probes_the_tools_side_by_side() {
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("log");
+    let mut paths = HostPaths::isolated(Platform::current());
+    let state = tmp.path().join("state");
+    paths.state_dir = Some(state.clone());
+    for (name, var) in
+        [("ffmpeg", "FOLIO_FFMPEG_PATH"), ("ffprobe", "FOLIO_FFPROBE_PATH"), ("espeak-ng", "FOLIO_ESPEAK_PATH")]
+    {
+        let tool = tmp.path().join(name);
+        write_slow_tool(&tool, &log, name);
+        paths.env.insert(var.into(), tool.display().to_string());
+    }
+    let host = Host::builder().state_dir(Some(state)).paths(paths).build().unwrap();
+    for name in ["ffmpeg", "ffprobe", "espeak-ng"] {
+        let row = host.doctor().iter().find(|r| r.name == name).unwrap();
+        assert!(row.detail.contains(&format!("{name} version 1.0")), "{row:?}");
+    }
+    let lines: Vec<String> = std::fs::read_to_string(&log).unwrap().lines().map(String::from).collect();
+    assert_eq!(lines.len(), 6, "each tool ran once: {lines:?}");
+    let first_end = lines.iter().position(|l| l.starts_with("end")).unwrap();
+    assert_eq!(first_end, 3, "every tool started before the first answered: {lines:?}");
+}
