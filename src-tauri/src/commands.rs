@@ -109,6 +109,12 @@ fn open_session(
     if let Err(e) = crate::review::recent::remember(state_dir.as_deref(), session.folder(), read_only) {
         opened.warnings.push(format!("the recent-folders list could not be updated: {e}"));
     }
+    // The preview cache stays bounded; it is trimmed off the start's path.
+    if let Some(previews) = session.environment().overlay().map(|o| o.state_dir().join("previews")) {
+        let _ = std::thread::Builder::new().name("folio-prune".into()).spawn(move || {
+            crate::preview::prune::prune(&previews, crate::preview::prune::CAP_BYTES, std::time::SystemTime::now())
+        });
+    }
     Ok((session, opened))
 }
 

@@ -126,10 +126,30 @@ pub fn run() -> Result<(), String> {
     }
     // Signed updates: the plugin needs the config's `plugins.updater`, which mock apps lack.
     app = updates::plugin(app, updates::Updates::new());
-    builder(app, state)
+    let app = builder(app, state)
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
-        .run(tauri::generate_context!())
-        .map_err(|e| format!("the window could not start: {e} — on Linux, install WebKitGTK with scripts/install.sh"))
+        .setup(|_| {
+            trace_stage("setup");
+            Ok(())
+        })
+        .on_page_load(|_, payload| {
+            let stage = match payload.event() {
+                tauri::webview::PageLoadEvent::Started => "page load started",
+                tauri::webview::PageLoadEvent::Finished => "page loaded",
+            };
+            trace_stage(stage);
+        })
+        .build(tauri::generate_context!())
+        .map_err(|e| {
+            format!("the window could not start: {e} — on Linux, install WebKitGTK with scripts/install.sh")
+        })?;
+    trace_stage("built");
+    app.run(|_, event| {
+        if let tauri::RunEvent::Ready = event {
+            trace_stage("event loop ready");
+        }
+    });
+    Ok(())
 }

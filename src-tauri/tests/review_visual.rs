@@ -31,6 +31,12 @@ fn params(path: &str) -> serde_json::Value {
     json!({"params": {"path": path}})
 }
 
+/// `review_pages`' arguments: the path and the channel its conversions' progress streams over
+/// (the mock webview drops what it receives; folio-diff's tests read the progress itself).
+fn pages_params(path: &str) -> serde_json::Value {
+    json!({"params": {"path": path}, "onProgress": "__CHANNEL__:4242"})
+}
+
 /// The bytes `folio://localhost/?diff=<key>` serves.
 fn served(app: &App, key: &str) -> Vec<u8> {
     use folio_desktop::preview::Previews;
@@ -69,7 +75,7 @@ fn each_change_says_its_shape_and_each_shape_shows_what_changed() {
     }
 
     // The deck: six aligned pairs, only slide 4 changed once rendered.
-    let pages: ReviewPagesResponse = call(&app, "review_pages", params("/deck.pptx")).unwrap();
+    let pages: ReviewPagesResponse = call(&app, "review_pages", pages_params("/deck.pptx")).unwrap();
     assert_eq!((pages.old_pages, pages.new_pages, pages.pairs.len()), (6, 6, 6), "{pages:?}");
     assert!(pages.pairs.iter().all(|p| p.old.is_some() && p.new.is_some()), "{pages:?}");
     let mut changed = Vec::new();
@@ -167,7 +173,7 @@ fn a_visual_diff_fails_in_words_with_its_fix() {
     assert!(err.contains("/data.xlsx") && err.contains("hint:"), "{err}");
     let err = call::<ReviewVideoResponse>(&app, "review_video", params("/clip.mp4")).unwrap_err();
     assert!(err.contains("/clip.mp4") && err.contains("not a video") && err.contains("hint:"), "{err}");
-    let err = call::<ReviewPagesResponse>(&app, "review_pages", params("/nothing.pdf")).unwrap_err();
+    let err = call::<ReviewPagesResponse>(&app, "review_pages", pages_params("/nothing.pdf")).unwrap_err();
     assert!(err.contains("has no pending change") && err.contains("hint:"), "{err}");
     let err =
         call::<ReviewPageResponse>(&app, "review_page", json!({"params": {"path": "/x.pdf", "index": 0, "dpi": 900}}))
@@ -204,7 +210,7 @@ fn a_pdf_with_an_inserted_page_shows_it_added_and_a_stamped_page_alone_needs_a_r
     let report = env.run_script("/scripts/report.js", json!({"inserted": true}), None, None).unwrap();
     assert!(report.ok, "{:?}", report.error);
 
-    let pages: ReviewPagesResponse = call(&app, "review_pages", params("/report.pdf")).unwrap();
+    let pages: ReviewPagesResponse = call(&app, "review_pages", pages_params("/report.pdf")).unwrap();
     assert_eq!((pages.old_pages, pages.new_pages), (4, 5), "{pages:?}");
     let rows: Vec<(Option<u32>, Option<u32>, PageState)> =
         pages.pairs.iter().map(|p| (p.old, p.new, p.state)).collect();
@@ -233,7 +239,7 @@ fn a_pdf_with_an_inserted_page_shows_it_added_and_a_stamped_page_alone_needs_a_r
     assert_eq!(wrote.status, folio_env::Status::Success, "{}", wrote.message);
     let report = env.run_script("/scripts/stamp.js", json!({}), None, None).unwrap();
     assert!(report.ok, "{:?}", report.error);
-    let pages: ReviewPagesResponse = call(&app, "review_pages", params("/report.pdf")).unwrap();
+    let pages: ReviewPagesResponse = call(&app, "review_pages", pages_params("/report.pdf")).unwrap();
     let states: Vec<PageState> = pages.pairs.iter().map(|p| p.state).collect();
     use PageState::{Unchanged, Unknown};
     assert_eq!(states, [Unchanged, Unknown, Unchanged, Unchanged, Unchanged], "only page 2 needs a render");

@@ -18,7 +18,9 @@ import { agentApi } from "./agent/api";
 import { modeWords } from "./agent/Privacy";
 import { UpdateNotice } from "./Update";
 
-export function App() {
+/** `first`: the status asked for before the first render (main.tsx), so the app's first
+ * command does not wait for the page to render and run its effects. */
+export function App({ first }: { first?: Promise<StatusGetResponse> }) {
   const [folder, setFolder] = useState<FolderOpenResponse | null>(null);
   const [status, setStatus] = useState<StatusGetResponse | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
@@ -35,9 +37,9 @@ export function App() {
   }, []);
   useEffect(refreshPrivacy, [refreshPrivacy, folder?.folder]);
 
-  const refresh = useCallback(async () => {
+  const load = useCallback(async (asked: Promise<StatusGetResponse>) => {
     try {
-      const next = await api.status.get();
+      const next = await asked;
       setStatus(next);
       if (next.notice) setError(next.notice);
       setVersion((v) => v + 1);
@@ -47,15 +49,17 @@ export function App() {
       return null;
     }
   }, []);
+  const refresh = useCallback(() => load(api.status.get()), [load]);
 
   useEffect(() => {
-    refresh().then((s) => {
+    load(first ?? api.status.get()).then((s) => {
       if (s?.folder) {
         const name = s.folder.split(/[\\/]/).filter(Boolean).pop() ?? s.folder;
         setFolder({ folder: s.folder, name, warnings: [], recovery: null, readOnly: s.readOnly });
       }
     });
-  }, [refresh]);
+    // (`first` is read once, at the first render.)
+  }, [load]);
 
   // A folder opened from the Recent list or by a second launch (single instance).
   const adopt = (opened: FolderOpenResponse) => {

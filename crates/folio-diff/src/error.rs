@@ -144,6 +144,17 @@ pub enum DiffError {
         /// The encoder's message.
         detail: String,
     },
+    /// The review's budget stopped a long step (a LibreOffice conversion): the person closed the
+    /// review or the budget ran out. The inner message says which and what to do; the next
+    /// request starts again.
+    #[error("{name}: {source}")]
+    Budget {
+        /// The file.
+        name: String,
+        /// What stopped it.
+        #[source]
+        source: folio_budget::BudgetError,
+    },
     /// A reader thread stopped without an answer (a panic outside the readers' own guards). A
     /// bug, never expected; reported as such.
     #[error("{name}: {what} stopped unexpectedly — hint: this is a bug; report it with the two files attached")]

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use folio_budget::{Job, JobKind, Plan, RunBudget};
 use folio_kinds::{FileKind, OfficeApp};
 use folio_render::pagepng::{self, RgbRows};
 use folio_render::pdf::{PageRequest, PdfEngine, page_count};
@@ -129,13 +130,51 @@ impl PageDiff {
     /// front an encrypted or damaged side ([`DiffError::Encrypted`], [`DiffError::Render`]) and
     /// a missing PDFium or LibreOffice (the render error names the install command).
     pub fn open(renderer: &Renderer, old: Option<Vec<u8>>, new: Option<Vec<u8>>, name: &str) -> Result<PageDiff> {
+        PageDiff::open_with(renderer, old, new, name, &RunBudget::unbounded())
+    }
+
+    /// As [`open`](Self::open), with the LibreOffice conversions (the slow part: seconds a
+    /// side) run as one job of `budget`: its progress, with an ETA from this host's measured
+    /// conversion rate, goes to the budget's progress stream before the first conversion and
+    /// after each, and its cancel stops the next one.
+    pub fn open_with(
+        renderer: &Renderer,
+        old: Option<Vec<u8>>,
+        new: Option<Vec<u8>>,
+        name: &str,
+        budget: &RunBudget,
+    ) -> Result<PageDiff> {
         let started = Instant::now();
         if old.is_none() && new.is_none() {
             return Err(DiffError::NothingToCompare { name: name.to_string() });
         }
+        let stopped = |source| DiffError::Budget { name: name.to_string(), source };
+        let converting =
+            [old.as_deref(), new.as_deref()].into_iter().flatten().filter(|b| needs_conversion(name, b)).count();
+        let mut job = match converting {
+            0 => None,
+            n => Some(
+                budget
+                    .start(Plan {
+                        kind: JobKind::OfficeConvert,
+                        job: format!("review {name}"),
+                        what: format!(
+                            "converting {n} version{} to PDF with LibreOffice",
+                            if n == 1 { "" } else { "s" }
+                        ),
+                        total: n as u64,
+                        cost: n as f64,
+                        smaller: "compare the two versions outside Folio".into(),
+                    })
+                    .map_err(stopped)?,
+            ),
+        };
         let mut notes = Vec::new();
-        let old = old.map(|b| side_doc(renderer, name, Side::Old, b, &mut notes)).transpose()?;
-        let new = new.map(|b| side_doc(renderer, name, Side::New, b, &mut notes)).transpose()?;
+        let old = old.map(|b| side_doc(renderer, name, Side::Old, b, &mut notes, job.as_mut())).transpose()?;
+        let new = new.map(|b| side_doc(renderer, name, Side::New, b, &mut notes, job.as_mut())).transpose()?;
+        if let Some(job) = job {
+            job.finish();
+        }
         let pairs: Vec<PagePair> = align(renderer, name, old.as_ref(), new.as_ref(), &mut notes)?
             .into_iter()
             .map(|(i, j)| PagePair { old: i.map(|i| i as u32 + 1), new: j.map(|j| j as u32 + 1) })
@@ -293,8 +332,21 @@ impl Pixels {
     }
 }
 
+/// True when `bytes` is an Office document LibreOffice has not converted lately (a conversion
+/// to come, seconds long).
+fn needs_conversion(name: &str, bytes: &[u8]) -> bool {
+    matches!(classify(name, bytes), Ok(DocKind::Office)) && office::converted(bytes, "pdf").is_none()
+}
+
 /// Reads one side: converted to PDF when it is an Office document, then every page's text.
-fn side_doc(renderer: &Renderer, name: &str, side: Side, bytes: Vec<u8>, notes: &mut Vec<String>) -> Result<SideDoc> {
+fn side_doc(
+    renderer: &Renderer,
+    name: &str,
+    side: Side,
+    bytes: Vec<u8>,
+    notes: &mut Vec<String>,
+    job: Option<&mut Job>,
+) -> Result<SideDoc> {
     let label = name.to_string();
     let fail = |e| DiffError::render(name, side, e);
     let pdf = match classify(&label, &bytes).map_err(fail)? {
@@ -307,14 +359,20 @@ fn side_doc(renderer: &Renderer, name: &str, side: Side, bytes: Vec<u8>, notes: 
                     let soffice =
                         office::find_soffice_for(&label, app, renderer.soffice_path.as_deref(), &renderer.host)
                             .map_err(fail)?;
-                    office::convert_to_pdf(
-                        &label,
-                        &bytes,
-                        &soffice,
-                        &renderer.office_profile,
-                        &renderer.office_limits(),
-                    )
-                    .map_err(fail)?
+                    let limits = match job.as_deref() {
+                        Some(job) => {
+                            job.check().map_err(|source| DiffError::Budget { name: name.to_string(), source })?;
+                            job.child_limits(renderer.office_timeout, renderer.office_memory_mb)
+                        }
+                        None => renderer.office_limits(),
+                    };
+                    let pdf = office::convert_to_pdf(&label, &bytes, &soffice, &renderer.office_profile, &limits)
+                        .map_err(fail)?;
+                    if let Some(job) = job {
+                        let done = job.done() + 1;
+                        job.step(done).map_err(|source| DiffError::Budget { name: name.to_string(), source })?;
+                    }
+                    pdf
                 }
             };
             notes.push(format!("{} was converted to PDF by LibreOffice to compare its pages", side.short()));

@@ -7,13 +7,14 @@
 //!
 //! Everything made here is cached by the content's hash in the open folder's state directory
 //! (`previews/`), so a file the agent rewrites gets a fresh preview and an unchanged one is never
-//! converted twice.
+//! converted twice; [`prune`] keeps that cache under 1 GiB, oldest first, when a folder opens.
 
 pub mod commands;
 pub mod error;
 pub mod kind;
 pub mod media;
 pub mod pages;
+pub mod prune;
 pub mod scene;
 pub mod table;
 pub mod transcode;

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use tauri::ipc::Channel;
 use tauri::{AppHandle, Emitter, Manager, Runtime, State};
 
 use crate::api::*;
@@ -21,16 +22,21 @@ pub async fn review_diff(
 }
 
 /// `review.pages`: a paged document's diff summary (page counts, alignment, known-unchanged
-/// pages), nothing rendered.
+/// pages), nothing rendered. An Office document's LibreOffice conversions stream their progress
+/// (done/total, time left) over `on_progress`.
 #[tauri::command]
 pub async fn review_pages(
     state: State<'_, AppState>,
     previews: State<'_, Arc<Previews>>,
     diffs: State<'_, Arc<VisualDiffs>>,
     params: ReviewVisualParams,
+    on_progress: Channel<JobProgressNotice>,
 ) -> Result<ReviewPagesResponse, CommandError> {
     let (session, previews, diffs) = (state.current()?, previews.inner().clone(), diffs.inner().clone());
-    blocking(move || diffs.pages(&previews, &session, &params.path)).await
+    let progress: folio_budget::ProgressFn = Arc::new(move |p| {
+        let _ = on_progress.send(JobProgressNotice::from(p));
+    });
+    blocking(move || diffs.pages(&previews, &session, &params.path, Some(progress))).await
 }
 
 /// `review.page`: one aligned page pair, rendered and compared.

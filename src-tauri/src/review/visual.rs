@@ -204,6 +204,9 @@ pub struct VisualDiffs {
     opened: Mutex<Vec<Opened>>,
     /// One opening at a time, so the panel's page requests arriving together convert once.
     opening: Mutex<()>,
+    /// This host's measured rates (`<state root>/rates.json`, as the scripts' budgets keep
+    /// them): the conversions' ETA, taught by every conversion.
+    rates: std::sync::OnceLock<Arc<folio_budget::Rates>>,
 }
 
 impl VisualDiffs {
@@ -216,11 +219,32 @@ impl VisualDiffs {
     }
 
     /// The page diff of the change at `raw` as it is now: the one kept, or opened afresh.
+    /// The budget a page diff's conversions run under: no deadline (LibreOffice's own timeout
+    /// bounds each), this host's rates, and `progress` when the caller streams it.
+    fn budget(&self, previews: &Previews, progress: Option<folio_budget::ProgressFn>) -> folio_budget::RunBudget {
+        let rates = self.rates.get_or_init(|| {
+            Arc::new(
+                previews
+                    .renderer
+                    .host
+                    .state_dir
+                    .as_deref()
+                    .map_or_else(folio_budget::Rates::in_memory, folio_budget::Rates::open),
+            )
+        });
+        let budget = folio_budget::RunBudget::new(None, rates.clone());
+        match progress {
+            Some(progress) => budget.with_progress(progress),
+            None => budget,
+        }
+    }
+
     fn page_diff(
         &self,
         previews: &Previews,
         session: &Session,
         raw: &str,
+        progress: Option<folio_budget::ProgressFn>,
     ) -> Result<(Arc<PageDiff>, bool), CommandError> {
         let sides = sides(session, raw, VISUAL_READ_LIMIT)?;
         let (folder, path, key) = (session.folder().to_path_buf(), sides.path.to_string(), sides.key());
@@ -231,7 +255,10 @@ impl VisualDiffs {
         if let Some(diff) = self.find(&folder, &path, &key) {
             return Ok((diff, false));
         }
-        let diff = Arc::new(PageDiff::open(&previews.renderer, sides.old, sides.new, &path).map_err(diff_error)?);
+        let budget = self.budget(previews, progress);
+        let diff = Arc::new(
+            PageDiff::open_with(&previews.renderer, sides.old, sides.new, &path, &budget).map_err(diff_error)?,
+        );
         let mut opened = self.opened();
         opened.retain(|o| !(o.folder == folder && o.path == path));
         if opened.len() >= KEEP_OPEN {
@@ -242,15 +269,16 @@ impl VisualDiffs {
     }
 
     /// The summary of a paged document's diff: page counts, the alignment, and which pairs are
-    /// known unchanged without rendering.
+    /// known unchanged without rendering. An Office document's conversions report to `progress`.
     pub fn pages(
         &self,
         previews: &Previews,
         session: &Session,
         raw: &str,
+        progress: Option<folio_budget::ProgressFn>,
     ) -> Result<ReviewPagesResponse, CommandError> {
         let start = Instant::now();
-        let (diff, fresh) = self.page_diff(previews, session, raw)?;
+        let (diff, fresh) = self.page_diff(previews, session, raw, progress)?;
         let overview = diff.overview();
         let pairs = overview
             .pairs
@@ -285,7 +313,7 @@ impl VisualDiffs {
                 format!("ask for {DEFAULT_DPI} dpi, or leave the resolution out"),
             ));
         }
-        let (diff, _) = self.page_diff(previews, session, &params.path)?;
+        let (diff, _) = self.page_diff(previews, session, &params.path, None)?;
         let compared = diff.compare(params.index as usize, dpi as f32).map_err(diff_error)?;
         let state = match (compared.pair.old, compared.pair.new) {
             (None, _) => PageState::Added,

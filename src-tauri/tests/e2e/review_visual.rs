@@ -59,6 +59,9 @@ async fn each_kind_of_change_is_reviewed_visually_in_the_real_window() {
     // The deck: six pairs. Pages known unchanged from the summary (the same PDF objects) are
     // folded; the rest are compared as they scroll into view. Only slide 4 is changed.
     open_diff(&app, "/deck.pptx").await;
+    // Both versions go through LibreOffice (seconds each): the wait shows that job's progress.
+    wait_long(&app, ".visual-wait .job-bar[data-total='2']", 30).await;
+    app.shot("review-visual-0-converting.png").await;
     wait_long(&app, ".pages-diff", 90).await;
     wait_long(&app, ".page-pair[data-pair='3']:not([data-state='unknown'])", 60).await;
     scroll_to(&app, ".page-pair[data-pair='3']").await;

@@ -5,7 +5,14 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ProblemText } from "../ProblemText";
 import { problem, type Problem } from "../api";
-import type { PageState, ReviewPagePair, ReviewPageResponse, ReviewPagesResponse } from "../bindings";
+import type {
+  JobProgressNotice,
+  PageState,
+  ReviewPagePair,
+  ReviewPageResponse,
+  ReviewPagesResponse,
+} from "../bindings";
+import { JobBar } from "../JobBar";
 import { cost, diffImageUrl, reviewApi } from "./api";
 
 const LABEL: Record<PageState, string> = {
@@ -139,13 +146,19 @@ function Fold({ path, pairs }: { path: string; pairs: ReviewPagePair[] }) {
 export function PagesDiff({ path, version }: { path: string; version: number }) {
   const [summary, setSummary] = useState<ReviewPagesResponse | null>(null);
   const [error, setError] = useState<Problem | null>(null);
+  const [job, setJob] = useState<JobProgressNotice | null>(null);
   useEffect(() => {
+    let current = true;
     setSummary(null);
     setError(null);
+    setJob(null);
     reviewApi
-      .pages(path)
-      .then(setSummary)
-      .catch((e) => setError(problem(e)));
+      .pages(path, (j) => current && setJob(j))
+      .then((s) => current && setSummary(s))
+      .catch((e) => current && setError(problem(e)));
+    return () => {
+      current = false;
+    };
   }, [path, version]);
   if (error)
     return (
@@ -153,7 +166,17 @@ export function PagesDiff({ path, version }: { path: string; version: number }) 
         <ProblemText problem={error} />
       </div>
     );
-  if (!summary) return <div class="muted visual-wait">Opening both versions…</div>;
+  if (!summary)
+    return (
+      <div class="muted visual-wait">
+        {!job
+          ? "Opening both versions…"
+          : job.total === 1
+            ? "Converting it to PDF with LibreOffice…"
+            : "Converting both versions to PDF with LibreOffice…"}
+        {job && <JobBar job={job} />}
+      </div>
+    );
   const count = (s: PageState) => summary.pairs.filter((p) => p.state === s).length;
   return (
     <div class="pages-diff" data-pages={path}>

@@ -1,9 +1,10 @@
 // Typed calls to the review area's commands (diffs, visual diffs, drops, tree filter and
 // open/reveal, script forms, recent folders). The before/after views load files through
 // media/api.ts's fileUrl; the visual diffs' rendered images through diffImageUrl.
-import { convertFileSrc, invoke } from "@tauri-apps/api/core";
+import { Channel, convertFileSrc, invoke } from "@tauri-apps/api/core";
 import type {
   InboxDropResponse,
+  JobProgressNotice,
   RecentListResponse,
   ReviewArchiveResponse,
   ReviewCellsResponse,
@@ -21,7 +22,12 @@ const visual = <T,>(cmd: string, path: string) => invoke<T>(cmd, { params: { pat
 
 export const reviewApi = {
   diff: (path: string) => invoke<ReviewDiffResponse>("review_diff", { params: { path } }),
-  pages: (path: string) => visual<ReviewPagesResponse>("review_pages", path),
+  /** A paged document's diff; an Office document's LibreOffice conversions report to `onJob`. */
+  pages: (path: string, onJob: (job: JobProgressNotice) => void) => {
+    const onProgress = new Channel<JobProgressNotice>();
+    onProgress.onmessage = onJob;
+    return invoke<ReviewPagesResponse>("review_pages", { params: { path }, onProgress });
+  },
   page: (path: string, index: number, dpi: number | null = null) =>
     invoke<ReviewPageResponse>("review_page", { params: { path, index, dpi } }),
   cells: (path: string) => visual<ReviewCellsResponse>("review_cells", path),

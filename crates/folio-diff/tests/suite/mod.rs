@@ -2,6 +2,7 @@
 
 mod archive;
 mod cells;
+mod corpus;
 mod errors;
 mod image;
 mod pages;

@@ -127,3 +127,35 @@ fn a_document_on_one_side_only_is_all_added_or_all_removed() {
     let e = removed.compare(5, 50.0).unwrap_err().to_string();
     assert!(e.contains("page pair 5 does not exist") && e.contains("hint"), "{e}");
 }
+
+/// An Office document's conversions are one job of the caller's budget: progress before the
+/// first (0 of 2, with an ETA from the rates) and after each, the rate learnt; a second open of
+/// the same bytes converts nothing (LibreOffice's answers are kept), so it reports nothing.
+#[test]
+fn an_office_pair_reports_its_conversions_with_an_eta_and_a_cached_one_reports_none() {
+    use std::sync::{Arc, Mutex};
+
+    use folio_budget::{JobKind, JobProgress, Rates, RunBudget};
+
+    let r = renderer();
+    // Texts no other test converts, so neither side is in the conversion cache yet.
+    let old = deck("A progress test's own outlook, before");
+    let new = deck("A progress test's own outlook, after");
+    let seen: Arc<Mutex<Vec<JobProgress>>> = Arc::default();
+    let sink = seen.clone();
+    let rates = Arc::new(Rates::in_memory());
+    let budget = RunBudget::new(None, rates.clone())
+        .with_progress(Arc::new(move |p: &JobProgress| sink.lock().unwrap().push(p.clone())));
+    let diff = PageDiff::open_with(&r, Some(old.clone()), Some(new.clone()), "/out/progress.pptx", &budget).unwrap();
+    assert_eq!(diff.pairs().len(), 6);
+    let events = seen.lock().unwrap().clone();
+    let counts: Vec<(u64, u64)> = events.iter().map(|p| (p.done, p.total)).collect();
+    assert_eq!(counts.first(), Some(&(0, 2)), "{counts:?}");
+    assert_eq!(counts.last(), Some(&(2, 2)), "{counts:?}");
+    assert!(events[0].eta_ms.is_some() && events[0].job == "review /out/progress.pptx", "{:?}", events[0]);
+    assert!(rates.measured(JobKind::OfficeConvert).is_some(), "the conversions taught the rate");
+
+    seen.lock().unwrap().clear();
+    PageDiff::open_with(&r, Some(old), Some(new), "/out/progress.pptx", &budget).unwrap();
+    assert!(seen.lock().unwrap().is_empty(), "cached conversions report nothing");
+}
