@@ -277,7 +277,7 @@ fn never_send_is_refused_in_a_desktop_turn_and_the_ledger_shown_is_what_was_rece
     assert_rows_are_what_was_received(&rows, &server);
     let said: Vec<(SentPurpose, u32, &str, &str)> =
         rows.iter().map(|r| (r.purpose, r.turn, r.provider.as_str(), r.model.as_str())).collect();
-    assert_eq!(said, [(SentPurpose::Turn, 1, "OpenAI-compatible", "fake-model"); 2], "{said:?}");
+    assert_eq!(said, [(SentPurpose::Turn, 1, "ollama", "fake-model"); 2], "{said:?}");
     assert!(rows[0].endpoint.ends_with("/v1/chat/completions"), "{}", rows[0].endpoint);
     let results: Vec<&SentItem> = rows[1].items.iter().filter(|i| i.kind == SentItemKind::ToolResult).collect();
     assert_eq!(results.len(), 2, "{:?}", rows[1].items);

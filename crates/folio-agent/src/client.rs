@@ -70,6 +70,10 @@ pub struct Provider {
     pub token_param: Option<TokenParam>,
     /// Prices for the cost shown with usage; `None` when unknown.
     pub pricing: Option<Pricing>,
+    /// The preset it was made from (`ollama`, `openai`, …), which names it in messages and the
+    /// ledger whatever its base URL; `None` for a provider built by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
 }
 
 fn default_max_retry_wait_ms() -> u64 {
@@ -116,6 +120,7 @@ impl Provider {
             max_retry_wait_ms: default_max_retry_wait_ms(),
             token_param: None,
             pricing: None,
+            preset: None,
         }
     }
 

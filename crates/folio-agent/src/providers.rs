@@ -115,13 +115,15 @@ impl Preset {
         p.api_key = api_key;
         p.context_window = self.context_window;
         p.pricing = if model == self.default_model { self.pricing } else { None };
+        p.preset = Some(self.name.to_owned());
         Ok(p)
     }
 }
 
 // Kept beside the presets it reads, so the client does not import the table that imports it.
 impl Provider {
-    /// Where calls go, for error messages: the preset's name when the host is one Folio knows.
+    /// Where calls go, for error messages and the ledger: the preset it was made from, else the
+    /// preset whose host it is, else the API it speaks (`OpenAI-compatible`).
     pub fn site(&self) -> Site {
         let endpoint = self.endpoint();
         let host_of = |url: &str| -> String {
@@ -129,10 +131,15 @@ impl Provider {
             rest.split(['/', '?']).next().unwrap_or(rest).to_owned()
         };
         let host = host_of(&self.base_url);
-        let provider = PRESETS
-            .iter()
-            .find(|p| p.format == self.format && host_of(p.base_url) == host)
-            .map(|p| p.name.to_owned())
+        let provider = self
+            .preset
+            .clone()
+            .or_else(|| {
+                PRESETS
+                    .iter()
+                    .find(|p| p.format == self.format && host_of(p.base_url) == host)
+                    .map(|p| p.name.to_owned())
+            })
             .unwrap_or_else(|| {
                 match self.format {
                     WireFormat::Anthropic => "Anthropic-compatible",

@@ -2,7 +2,7 @@
 //! their presets against the fake server: one stream per quirk, each read into the right calls.
 
 use folio_agent::testing::{Chunk, FakeServer, Reply, sse_data};
-use folio_agent::{ModelClient, ModelRequest, Part, StopReason, preset};
+use folio_agent::{ModelClient, ModelRequest, Part, Provider, StopReason, WireFormat, preset};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -52,6 +52,25 @@ async fn the_local_presets_point_at_their_servers() {
     for name in ["ollama", "lmstudio"] {
         let err = preset(name).unwrap().provider(None, None, None).unwrap_err();
         assert!(err.contains("--model"), "{name}: {err}");
+    }
+}
+
+/// A preset's provider is named by its preset wherever its server listens (a local server on
+/// another port or address is still "ollama" in messages and the ledger); one built by hand is
+/// named by its host when that is a preset's, else by the API it speaks.
+#[test]
+fn a_provider_is_named_by_its_preset_wherever_it_listens() {
+    let cases = [
+        (
+            preset("ollama").unwrap().provider(Some("llama3.2"), Some("http://127.0.0.1:41234/v1"), None).unwrap(),
+            "ollama",
+        ),
+        (preset("lmstudio").unwrap().provider(Some("qwen"), None, None).unwrap(), "lmstudio"),
+        (Provider::new(WireFormat::OpenAi, "http://localhost:11434/v1", "llama3.2"), "ollama"),
+        (Provider::new(WireFormat::OpenAi, "http://127.0.0.1:41234/v1", "llama3.2"), "OpenAI-compatible"),
+    ];
+    for (provider, name) in cases {
+        assert_eq!(provider.site().provider, name, "{}", provider.base_url);
     }
 }
 
