@@ -10,6 +10,9 @@ use tauri::ipc::Channel;
 use crate::api::*;
 use crate::session::Session;
 
+/// What opening a folder gives: the session and what to tell the window, or why it failed.
+type Opening = Result<(Session, FolderOpenResponse), String>;
+
 /// The app's state: the open folder, if any, and where per-folder state lives.
 #[derive(Default)]
 pub struct AppState {
@@ -19,10 +22,12 @@ pub struct AppState {
     pub state_dir: Option<PathBuf>,
     /// Why the folder named on the command line did not open, shown once.
     pub notice: Mutex<Option<String>>,
+    /// What opening that folder answered (warnings, a recovery), given once.
+    started: Mutex<Option<FolderOpenResponse>>,
     /// The folder named on the command line, opening on its own thread while the window and its
     /// web process start (the two used to run one after the other: about half a second of a cold
     /// start). Taken and joined by the first command that needs the folder.
-    starting: Mutex<Option<std::thread::JoinHandle<Result<Session, String>>>>,
+    starting: Mutex<Option<std::thread::JoinHandle<Opening>>>,
 }
 
 impl AppState {
@@ -35,7 +40,7 @@ impl AppState {
     pub fn open_in_background(&self, folder: PathBuf) {
         let state_dir = self.state_dir.clone();
         let spawned = std::thread::Builder::new().name("folio-open".into()).spawn(move || {
-            let opened = open_session(state_dir, &folder.to_string_lossy(), None).map(|(session, _)| session);
+            let opened = open_session(state_dir, &folder.to_string_lossy(), None);
             crate::trace_stage("folder opened");
             opened
         });
@@ -58,7 +63,10 @@ impl AppState {
             Err("opening the folder stopped unexpectedly (a Folio bug) — hint: open it again, and report it".into())
         });
         match outcome {
-            Ok(session) => *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(session)),
+            Ok((session, opened)) => {
+                *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(session));
+                *self.started.lock().unwrap_or_else(PoisonError::into_inner) = Some(opened);
+            }
             Err(e) => *self.notice.lock().unwrap_or_else(PoisonError::into_inner) = Some(e),
         }
     }
@@ -85,11 +93,7 @@ impl AppState {
 }
 
 /// Opens the folder at `path` under `state_dir`, and remembers it in the recent list.
-fn open_session(
-    state_dir: Option<PathBuf>,
-    path: &str,
-    read_only: Option<bool>,
-) -> Result<(Session, FolderOpenResponse), String> {
+fn open_session(state_dir: Option<PathBuf>, path: &str, read_only: Option<bool>) -> Opening {
     let tauri::async_runtime::RuntimeHandle::Tokio(handle) = tauri::async_runtime::handle();
     let folder = PathBuf::from(path);
     // The vision model's requests join the conversation's ledger through the session's queue.
@@ -144,9 +148,17 @@ pub async fn status_get(state: State<'_, AppState>) -> Result<StatusGetResponse,
     let notice = state.notice.lock().unwrap_or_else(PoisonError::into_inner).take();
     let mut status = match session {
         Some(session) => blocking(move || session.status()).await?,
-        None => StatusGetResponse { folder: None, changes: Vec::new(), conflicts: 0, notice: None, read_only: false },
+        None => StatusGetResponse {
+            folder: None,
+            changes: Vec::new(),
+            conflicts: 0,
+            notice: None,
+            opened: None,
+            read_only: false,
+        },
     };
     status.notice = notice;
+    status.opened = state.started.lock().unwrap_or_else(PoisonError::into_inner).take();
     crate::trace_first_answer("status_get");
     Ok(status)
 }

@@ -244,6 +244,7 @@ impl Session {
             changes,
             conflicts,
             notice: None,
+            opened: None,
             read_only: self.read_only,
         })
     }

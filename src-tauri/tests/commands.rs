@@ -475,3 +475,32 @@ fn a_folder_opened_read_only_refuses_every_write_and_nothing_pends() {
     let recent: RecentListResponse = call(&app, "recent_list", json!({})).unwrap();
     assert!(!recent.folders[0].read_only);
 }
+
+/// The folder named on the command line opens on its own thread while the window starts; the
+/// first `status_get` waits for it and carries, once, what opening it answered: here the warning
+/// about a torn doctor cache, which used to be dropped.
+#[test]
+fn the_start_up_folder_opens_in_the_background_and_its_warnings_reach_the_first_status() {
+    let state = tempfile::tempdir().unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("a.csv"), "x\n1\n").unwrap();
+    std::fs::write(state.path().join("doctor-cache.json"), "{torn").unwrap();
+    let app_state = AppState::new(Some(state.path().to_path_buf()));
+    app_state.open_in_background(folder.path().to_path_buf());
+    let app = folio_desktop::builder(tauri::test::mock_builder(), app_state)
+        .build(tauri::test::mock_context(tauri::test::noop_assets()))
+        .unwrap();
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    let app = App { app, webview, state };
+
+    let first: StatusGetResponse = call(&app, "status_get", json!({})).unwrap();
+    let opened = std::fs::canonicalize(folder.path()).unwrap();
+    assert_eq!(first.folder.as_deref(), Some(opened.to_str().unwrap()));
+    assert!(first.notice.is_none(), "{:?}", first.notice);
+    let opened = first.opened.expect("the start-up open's answer");
+    assert!(opened.warnings.iter().any(|w| w.contains("doctor-cache.json could not be read")), "{:?}", opened.warnings);
+    let second: StatusGetResponse = call(&app, "status_get", json!({})).unwrap();
+    assert!(second.opened.is_none(), "given once: {:?}", second.opened);
+    let tree: TreeListResponse = call(&app, "tree_list", json!({"params": {"path": "/"}})).unwrap();
+    assert!(format!("{tree:?}").contains("a.csv"), "{tree:?}");
+}

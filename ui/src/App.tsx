@@ -53,7 +53,9 @@ export function App({ first }: { first?: Promise<StatusGetResponse> }) {
 
   useEffect(() => {
     load(first ?? api.status.get()).then((s) => {
-      if (s?.folder) {
+      // The folder named on the command line: what opening it answered (warnings, a recovery).
+      if (s?.opened) setFolder(s.opened);
+      else if (s?.folder) {
         const name = s.folder.split(/[\\/]/).filter(Boolean).pop() ?? s.folder;
         setFolder({ folder: s.folder, name, warnings: [], recovery: null, readOnly: s.readOnly });
       }

@@ -66,6 +66,10 @@ pub struct StatusGetResponse {
     pub conflicts: u32,
     /// A message to show once (why the folder on the command line did not open).
     pub notice: Option<String>,
+    /// What opening the folder named on the command line answered (its warnings — a server
+    /// that did not mount, a torn cache — and a crash recovery), given once, as `folder.open`
+    /// answers a folder opened from the window.
+    pub opened: Option<FolderOpenResponse>,
     /// True when the open folder is open read-only: nothing can become pending.
     pub read_only: bool,
 }

@@ -53,6 +53,12 @@ conflicts: number,
  */
 notice: string | null, 
 /**
+ * What opening the folder named on the command line answered (its warnings — a server
+ * that did not mount, a torn cache — and a crash recovery), given once, as `folder.open`
+ * answers a folder opened from the window.
+ */
+opened: FolderOpenResponse | null, 
+/**
  * True when the open folder is open read-only: nothing can become pending.
  */
 readOnly: boolean, };
