@@ -13,9 +13,10 @@ use crate::error::{EnvError, Result};
 use folio_script::{Engine, OnProgress};
 
 use crate::gateway::{Gateway, Limits, ScriptValidator};
+use crate::provenance::{Provenance, ProvenanceRecord};
 use crate::mounts::MountTree;
 use crate::repeat::RepeatTracker;
-use crate::scripts::Scripts;
+use crate::runs::Scripts;
 use crate::seams::{Asker, FileHandler, OnVerb, Presented, Presenter};
 
 /// How to build an [`Environment`].
@@ -109,6 +110,18 @@ impl Environment {
     /// are unaffected. Returns how many runs were signalled.
     pub fn cancel_runs(&self) -> usize {
         self.scripts.as_ref().map_or(0, Scripts::cancel_all)
+    }
+
+    /// Every provenance record kept for `path`, newest first.
+    pub fn provenance_records(&self, path: &str) -> Result<Vec<ProvenanceRecord>> {
+        let path = VPath::parse(path)?;
+        self.provenance.for_path(path.as_str())
+    }
+
+    /// Where the file at `path` came from, and whether it is stale (`provenance/`). Refuses a path
+    /// with no file (naming it); a file no run made is `Standing::Unknown`, not an error.
+    pub fn provenance(&self, path: &str) -> Result<Provenance> {
+        crate::provenance::standing(self.tree(), &self.provenance, path)
     }
 
     /// The script engine, when scripts are on.

@@ -78,6 +78,7 @@ mod pipeline;
 pub mod provenance;
 mod repeat;
 mod runlog;
+mod runs;
 mod scripts;
 mod seams;
 mod staged;

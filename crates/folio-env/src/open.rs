@@ -16,7 +16,8 @@ use crate::gateway::{AcceptScripts, Gateway, ScriptValidator};
 use crate::host_dir_tree::HostDirTree;
 use crate::mounts::MountTree;
 use crate::repeat::RepeatTracker;
-use crate::scripts::{EngineValidator, Scripts};
+use crate::runs::Scripts;
+use crate::scripts::EngineValidator;
 use crate::zone::Zone;
 
 impl Environment {

@@ -90,7 +90,7 @@ pub fn build(env: &Environment) -> String {
         out.push_str("None yet. `write_file` a script under `/scripts` that does `export default async function (args) { … }`, with a one-line JSDoc comment above it, then `run_script` it.\n");
     } else {
         for s in scripts.iter().take(MAX_SCRIPTS) {
-            let summary = crate::verbs::ls::script_summary(tree, s);
+            let summary = crate::scripts::script_summary(tree, s);
             out.push_str(&format!("- `{s}` — {}\n", summary.unwrap_or_else(|| "(no description)".to_owned())));
         }
         if scripts.len() > MAX_SCRIPTS {

@@ -303,6 +303,19 @@ pub struct Sig {
     scan: usize,
 }
 
+/// What a shared container holds when it is a given kind, read from the container's entries
+/// (which only a caller that opens it can see: folio-render's `describe`). The ZIP signature says
+/// "some package"; these say which kind of package it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Package {
+    /// An Office Open XML package holding every one of these parts.
+    Parts(&'static [&'static str]),
+    /// An OpenDocument package whose `mimetype` entry is the kind's media type.
+    Mimetype,
+    /// An OLE compound file around an encrypted Office Open XML package.
+    Encrypted,
+}
+
 /// One way a kind shows in its bytes: every [`Sig`] must match.
 #[derive(Debug)]
 pub struct Magic {
@@ -310,6 +323,8 @@ pub struct Magic {
     /// True when these bytes identify the kind by themselves; false for a container several kinds
     /// share (ZIP, OLE, `ftyp`, EBML, Ogg), which only confirms an extension.
     alone: bool,
+    /// What the container holds when it is this kind (`None`: the bytes are the kind's own format).
+    package: Option<Package>,
 }
 
 /// Everything the workspace knows about one kind of file.
@@ -339,16 +354,31 @@ const fn at(offset: usize, bytes: &'static [u8]) -> Sig {
 }
 
 const fn alone(sigs: &'static [Sig]) -> Magic {
-    Magic { sigs, alone: true }
+    Magic { sigs, alone: true, package: None }
 }
 
 const fn shared(sigs: &'static [Sig]) -> Magic {
-    Magic { sigs, alone: false }
+    Magic { sigs, alone: false, package: None }
 }
 
-const ZIP: Magic = shared(&[at(0, b"PK\x03\x04")]);
-/// An OLE compound file: the legacy Office formats, and encrypted Office Open XML documents.
-const OLE: Magic = shared(&[at(0, b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1")]);
+const PK: &[Sig] = &[at(0, b"PK\x03\x04")];
+const OLE_SIG: &[Sig] = &[at(0, b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1")];
+
+/// A ZIP package of one kind: which parts (or which `mimetype`) say it is that kind.
+const fn zip(package: Package) -> Magic {
+    Magic { sigs: PK, alone: false, package: Some(package) }
+}
+
+/// An OLE compound file that is the kind's own format: the legacy Office formats.
+const OLE: Magic = shared(OLE_SIG);
+/// An OLE compound file around an encrypted Office Open XML document.
+const LOCKED: Magic = Magic { sigs: OLE_SIG, alone: false, package: Some(Package::Encrypted) };
+const ODF: Magic = zip(Package::Mimetype);
+const WORD: Magic = zip(Package::Parts(&["word/document.xml"]));
+const EXCEL: Magic = zip(Package::Parts(&["xl/workbook.xml"]));
+const EXCEL_MACROS: Magic = zip(Package::Parts(&["xl/workbook.xml", "xl/vbaProject.bin"]));
+const EXCEL_BINARY: Magic = zip(Package::Parts(&["xl/workbook.bin"]));
+const POWERPOINT: Magic = zip(Package::Parts(&["ppt/presentation.xml"]));
 const FTYP: Magic = shared(&[at(4, b"ftyp")]);
 const EBML: Magic = shared(&[at(0, b"\x1A\x45\xDF\xA3")]);
 const OGG: Magic = shared(&[at(0, b"OggS")]);
@@ -385,25 +415,25 @@ pub static TABLE: &[Row] = &[
     row(K::Pdf, "a PDF", &["pdf"], "application/pdf", F::Document, S::Pages, None, R,
         &[alone(&[Sig { offset: 0, bytes: b"%PDF-", mask: None, scan: 1024 }])]),
     row(K::Docx, "a Word document", &["docx"], "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        F::Document, S::Pages, Some(Writer), R, &[ZIP, OLE]),
-    row(K::Odt, "an OpenDocument text", &["odt"], "application/vnd.oasis.opendocument.text", F::Document, S::Pages, Some(Writer), R, &[ZIP]),
+        F::Document, S::Pages, Some(Writer), R, &[WORD, LOCKED]),
+    row(K::Odt, "an OpenDocument text", &["odt"], "application/vnd.oasis.opendocument.text", F::Document, S::Pages, Some(Writer), R, &[ODF]),
     row(K::Doc, "a Word 97–2003 document", &["doc"], "application/msword", F::Document, S::Pages, Some(Writer), R, &[OLE]),
     row(K::Rtf, "an RTF document", &["rtf"], "application/rtf", F::Document, S::Pages, Some(Writer), R, &[alone(&[at(0, b"{\\rtf")])]),
     row(K::Xlsm, "a macro-enabled Excel workbook", &["xlsm"], "application/vnd.ms-excel.sheet.macroEnabled.12",
-        F::Spreadsheet, S::Cells, Some(Calc), R, &[ZIP, OLE]),
+        F::Spreadsheet, S::Cells, Some(Calc), R, &[EXCEL_MACROS, LOCKED]),
     row(K::Xlsb, "an Excel binary workbook", &["xlsb"], "application/vnd.ms-excel.sheet.binary.macroEnabled.12",
-        F::Spreadsheet, S::Cells, Some(Calc), R, &[ZIP, OLE]),
+        F::Spreadsheet, S::Cells, Some(Calc), R, &[EXCEL_BINARY, LOCKED]),
     row(K::Xlsx, "an Excel workbook", &["xlsx"], "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        F::Spreadsheet, S::Cells, Some(Calc), R, &[ZIP, OLE]),
+        F::Spreadsheet, S::Cells, Some(Calc), R, &[EXCEL, LOCKED]),
     row(K::Ods, "an OpenDocument spreadsheet", &["ods"], "application/vnd.oasis.opendocument.spreadsheet",
-        F::Spreadsheet, S::Cells, Some(Calc), R, &[ZIP]),
+        F::Spreadsheet, S::Cells, Some(Calc), R, &[ODF]),
     row(K::Xls, "an Excel 97–2003 workbook", &["xls"], "application/vnd.ms-excel", F::Spreadsheet, S::Cells, Some(Calc), R, &[OLE]),
     row(K::Csv, "a CSV table", &["csv"], "text/csv", F::Spreadsheet, S::Cells, None, None, &[]),
     row(K::Tsv, "a TSV table", &["tsv"], "text/tab-separated-values", F::Spreadsheet, S::Cells, None, None, &[]),
     row(K::Pptx, "a PowerPoint deck", &["pptx"], "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-        F::Presentation, S::Pages, Some(Impress), R, &[ZIP, OLE]),
+        F::Presentation, S::Pages, Some(Impress), R, &[POWERPOINT, LOCKED]),
     row(K::Odp, "an OpenDocument presentation", &["odp"], "application/vnd.oasis.opendocument.presentation",
-        F::Presentation, S::Pages, Some(Impress), R, &[ZIP]),
+        F::Presentation, S::Pages, Some(Impress), R, &[ODF]),
     row(K::Ppt, "a PowerPoint 97–2003 deck", &["ppt"], "application/vnd.ms-powerpoint", F::Presentation, S::Pages, Some(Impress), R, &[OLE]),
     row(K::Png, "a PNG image", &["png"], "image/png", F::Image, S::Image, None, I, &[alone(&[at(0, b"\x89PNG\r\n\x1a\n")])]),
     row(K::Jpeg, "a JPEG image", &["jpg", "jpeg"], "image/jpeg", F::Image, S::Image, None, I, &[alone(&[at(0, b"\xFF\xD8\xFF")])]),
@@ -516,6 +546,40 @@ impl FileKind {
     /// Always false for kinds without a signature (text, CSV…).
     pub fn confirmed_by(self, head: &[u8]) -> bool {
         self.row().magic.iter().any(|m| m.matches(head))
+    }
+
+    /// What to look for inside the container `head` starts, when it is a container this kind comes
+    /// in: an Office Open XML package's parts, an OpenDocument `mimetype`, or an OLE file around
+    /// an encrypted package. `None` when no signature of the kind matches, or when the matching
+    /// one is the kind's own format (a `.doc`'s OLE file, a PDF).
+    pub fn package_in(self, head: &[u8]) -> Option<Package> {
+        self.row().magic.iter().find(|m| m.matches(head)).and_then(|m| m.package)
+    }
+
+    /// The kind a package's entries say it is: every part of an Office Open XML kind present
+    /// (`has`), or the OpenDocument `mimetype` entry equal to the kind's media type. `named`
+    /// (what the file's name says) wins when its own package fits; otherwise the first fitting
+    /// kind in table order with the most parts (an `.xlsm`'s macros make it an `.xlsm`).
+    pub fn from_package(named: Option<FileKind>, has: impl Fn(&str) -> bool, mimetype: Option<&str>) -> Option<FileKind> {
+        let fits = |row: &Row| -> Option<usize> {
+            row.magic.iter().filter_map(|m| m.package).find_map(|p| match p {
+                Package::Parts(parts) if parts.iter().all(|part| has(part)) => Some(parts.len()),
+                Package::Mimetype if mimetype.map(str::trim) == Some(row.media_type) => Some(1),
+                _ => None,
+            })
+        };
+        if let Some(kind) = named.filter(|k| fits(k.row()).is_some()) {
+            return Some(kind);
+        }
+        let mut best: Option<(usize, FileKind)> = None;
+        for row in TABLE {
+            if let Some(n) = fits(row)
+                && best.is_none_or(|(most, _)| n > most)
+            {
+                best = Some((n, row.kind));
+            }
+        }
+        best.map(|(_, kind)| kind)
     }
 
     /// True when the kind has a signature at all, so its bytes can confirm it.

@@ -243,3 +243,54 @@ fn diff_shapes_follow_what_folio_can_render_read_and_decode() {
         assert!(row.kind == FileKind::Pdf || row.office.is_some(), "{}", row.label);
     }
 }
+
+#[test]
+fn a_package_says_which_office_kind_it_is() {
+    use FileKind as K;
+    let parts = |present: &'static [&'static str]| move |p: &str| present.contains(&p);
+    let ooxml: &[(Option<FileKind>, &'static [&'static str], Option<FileKind>)] = &[
+        (None, &["word/document.xml"], Some(K::Docx)),
+        (None, &["xl/workbook.xml"], Some(K::Xlsx)),
+        (None, &["xl/workbook.xml", "xl/vbaProject.bin"], Some(K::Xlsm)),
+        (None, &["xl/workbook.bin"], Some(K::Xlsb)),
+        (None, &["ppt/presentation.xml"], Some(K::Pptx)),
+        (None, &["content.xml"], None),
+        // The name wins when its package fits; an .xlsm without macros reads as the workbook it is.
+        (Some(K::Xlsm), &["xl/workbook.xml", "xl/vbaProject.bin"], Some(K::Xlsm)),
+        (Some(K::Xlsm), &["xl/workbook.xml"], Some(K::Xlsx)),
+        (Some(K::Docx), &["xl/workbook.xml"], Some(K::Xlsx)),
+        (Some(K::Pdf), &["ppt/presentation.xml"], Some(K::Pptx)),
+    ];
+    for (named, present, expect) in ooxml {
+        assert_eq!(FileKind::from_package(*named, parts(present), None), *expect, "{named:?} holding {present:?}");
+    }
+    let none = |_: &str| false;
+    for (mimetype, expect) in [
+        ("application/vnd.oasis.opendocument.text", Some(K::Odt)),
+        ("application/vnd.oasis.opendocument.spreadsheet\n", Some(K::Ods)),
+        ("application/vnd.oasis.opendocument.presentation", Some(K::Odp)),
+        ("application/vnd.oasis.opendocument.graphics", None),
+        ("application/zip", None),
+    ] {
+        assert_eq!(FileKind::from_package(None, none, Some(mimetype)), expect, "{mimetype:?}");
+    }
+    // Every Office kind that comes in a ZIP says what its package holds, so describe can tell
+    // which it is without a list of its own.
+    for row in TABLE.iter().filter(|r| r.office.is_some() && r.kind.confirmed_by(PK)) {
+        assert!(row.kind.package_in(PK).is_some(), "{} has no package entry", row.label);
+    }
+}
+
+#[test]
+fn an_ole_file_is_a_legacy_document_or_an_encrypted_package() {
+    use FileKind as K;
+    for kind in [K::Doc, K::Xls, K::Ppt] {
+        assert!(kind.confirmed_by(OLE_HEAD), "{kind:?}");
+        assert_eq!(kind.package_in(OLE_HEAD), None, "{kind:?}: the OLE file is its own format");
+    }
+    for kind in [K::Docx, K::Xlsx, K::Xlsm, K::Xlsb, K::Pptx] {
+        assert_eq!(kind.package_in(OLE_HEAD), Some(Package::Encrypted), "{kind:?}");
+    }
+    assert_eq!(K::Odt.package_in(OLE_HEAD), None);
+    assert_eq!(K::Pdf.package_in(b"%PDF-1.7"), None);
+}

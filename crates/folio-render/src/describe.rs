@@ -4,7 +4,7 @@
 //! read). Which files are claimed is the workspace's kind table (`folio_kinds`): magic bytes
 //! first, then the extension.
 
-use folio_kinds::{FileKind, Handler, extension};
+use folio_kinds::{FileKind, Handler, Package, extension};
 use serde_json::{Value, json};
 
 use crate::error::{RenderError, Result};
@@ -107,30 +107,36 @@ fn unescape(s: &str) -> String {
     s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'").replace("&amp;", "&")
 }
 
-/// Summarises an Office file from its ZIP entries and small XML parts.
+/// Summarises an Office file from its ZIP entries and small XML parts. Which kind of package it
+/// is comes from the kind table (`FileKind::from_package`: the parts or `mimetype` each Office
+/// kind's row names), not from a list here.
 pub fn describe_office(name: &str, bytes: &[u8]) -> Result<Value> {
     let named = FileKind::from_name(name);
     let format = extension(name).unwrap_or_default();
-    if bytes.starts_with(b"{\\rtf") {
+    let head = &bytes[..bytes.len().min(1024)];
+    if FileKind::Rtf.confirmed_by(head) {
         return Ok(json!({"kind": "office", "format": "rtf", "container": "rtf", "bytes": bytes.len()}));
     }
-    let legacy = matches!(named, Some(FileKind::Doc | FileKind::Xls | FileKind::Ppt));
-    if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) && legacy {
-        return Ok(json!({
-            "kind": "office",
-            "format": format,
-            "container": "ole",
-            "note": "a legacy binary Office file: describe reads no more of it without LibreOffice; rasterize it (env:render) to see its pages",
-        }));
-    }
-    if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
-        return Ok(json!({
-            "kind": "office",
-            "format": format,
-            "container": "ole",
-            "encrypted": true,
-            "note": "an OLE container under an Office extension: a password-protected document (or a legacy .doc/.xls/.ppt renamed); its contents cannot be read without the password",
-        }));
+    match named.filter(|k| k.office().is_some()).map(|k| (k.confirmed_by(head), k.package_in(head))) {
+        // An OLE file that is the named kind's own format: .doc, .xls, .ppt.
+        Some((true, None)) => {
+            return Ok(json!({
+                "kind": "office",
+                "format": format,
+                "container": "ole",
+                "note": "a legacy binary Office file: describe reads no more of it without LibreOffice; rasterize it (env:render) to see its pages",
+            }));
+        }
+        Some((_, Some(Package::Encrypted))) => {
+            return Ok(json!({
+                "kind": "office",
+                "format": format,
+                "container": "ole",
+                "encrypted": true,
+                "note": "an OLE container under an Office extension: a password-protected document (or a legacy .doc/.xls/.ppt renamed); its contents cannot be read without the password",
+            }));
+        }
+        _ => {}
     }
     let entries = zipdir::entries(bytes).map_err(|e| office_error(name, e))?;
     let has = |n: &str| entries.iter().any(|e| e.name == n);
@@ -148,32 +154,24 @@ pub fn describe_office(name: &str, bytes: &[u8]) -> Result<Value> {
             .count()
     };
     let mut v = json!({"kind": "office", "entries": entries.len()});
-    let format = if has("word/document.xml") {
-        "docx"
-    } else if has("xl/workbook.xml") {
-        "xlsx"
-    } else if has("xl/workbook.bin") {
-        "xlsb"
-    } else if has("ppt/presentation.xml") {
-        "pptx"
-    } else if has("mimetype") {
-        match part("mimetype").unwrap_or_default().trim() {
-            m if m.ends_with("text") => "odt",
-            m if m.ends_with("spreadsheet") => "ods",
-            m if m.ends_with("presentation") => "odp",
-            _ => "odf",
+    let mimetype = if has("mimetype") { part("mimetype") } else { None };
+    let kind = FileKind::from_package(named, has, mimetype.as_deref());
+    let format = match (kind, mimetype.as_deref()) {
+        (Some(kind), _) => kind.extensions().first().copied().unwrap_or_default(),
+        // An OpenDocument package of a kind Folio has no row for (a drawing, a formula).
+        (None, Some(m)) if m.trim().starts_with("application/vnd.oasis.opendocument.") => "odf",
+        (None, _) => {
+            return Err(office_error(
+                name,
+                "a ZIP archive, but not an Office document (no word/, xl/, ppt/ or ODF mimetype)".into(),
+            ));
         }
-    } else {
-        return Err(office_error(
-            name,
-            "a ZIP archive, but not an Office document (no word/, xl/, ppt/ or ODF mimetype)".into(),
-        ));
     };
     v["format"] = json!(format);
     v["media"] =
         json!(entries.iter().filter(|e| e.name.contains("/media/") || e.name.starts_with("Pictures/")).count());
-    match format {
-        "docx" => {
+    match kind {
+        Some(FileKind::Docx) => {
             if let Some(doc) = part("word/document.xml") {
                 v["paragraphs"] = json!(elements(&doc, "w:p").len());
                 let text: String = elements(&doc, "w:t").iter().map(|t| unescape(t)).collect::<Vec<_>>().join(" ");
@@ -181,15 +179,15 @@ pub fn describe_office(name: &str, bytes: &[u8]) -> Result<Value> {
                     json!(text.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(300).collect::<String>());
             }
         }
-        "xlsx" => {
+        Some(FileKind::Xlsx | FileKind::Xlsm) => {
             v["sheets"] = json!(numbered("xl/worksheets/sheet", ".xml"));
             if let Some(wb) = part("xl/workbook.xml") {
                 v["sheetNames"] =
                     json!(attr_values(&wb, "sheet", "name").into_iter().map(unescape).collect::<Vec<_>>());
             }
         }
-        "xlsb" => v["sheets"] = json!(numbered("xl/worksheets/sheet", ".bin")),
-        "pptx" => v["slides"] = json!(numbered("ppt/slides/slide", ".xml")),
+        Some(FileKind::Xlsb) => v["sheets"] = json!(numbered("xl/worksheets/sheet", ".bin")),
+        Some(FileKind::Pptx) => v["slides"] = json!(numbered("ppt/slides/slide", ".xml")),
         _ => {}
     }
     let mut props = serde_json::Map::new();

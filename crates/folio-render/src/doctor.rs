@@ -21,7 +21,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use folio_budget::child::{ChildEnd, ChildLimits, Supervised};
 
 use serde::{Deserialize, Serialize};
 
@@ -222,32 +224,26 @@ fn office_row(renderer: &Renderer, probe: &dyn Probe) -> Capability {
     )
 }
 
-/// The first non-empty line `program arg` prints, within [`PROBE_TIMEOUT`].
+/// The first non-empty line `program arg` prints, within [`PROBE_TIMEOUT`]. The tool runs
+/// under `folio_budget::child` like every other child: its own process group, killed whole at
+/// the timeout and after it exits, so a wrapper script's helpers (soffice's `soffice.bin`) go too.
 fn version(program: &Path, arg: &str) -> Result<String, String> {
-    let mut child = Command::new(program)
-        .arg(arg)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start it: {e}"))?;
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if start.elapsed() > PROBE_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("`{arg}` did not answer within {} s", PROBE_TIMEOUT.as_secs()));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => return Err(format!("lost track of it: {e}")),
-        }
+    let mut cmd = Command::new(program);
+    cmd.arg(arg).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null());
+    let mut child = Supervised::spawn(&mut cmd).map_err(|e| format!("cannot start it: {e}"))?;
+    let reader = child.child_mut().stdout.take().map(|mut stdout| {
+        std::thread::spawn(move || {
+            let mut out = String::new();
+            let _ = std::io::Read::read_to_string(&mut stdout, &mut out);
+            out
+        })
+    });
+    let outcome = child.wait(&ChildLimits::timeout(PROBE_TIMEOUT)).map_err(|e| format!("lost track of it: {e}"))?;
+    let status = match outcome.end {
+        ChildEnd::Exited(status) => status,
+        _ => return Err(format!("`{arg}` did not answer within {} s", PROBE_TIMEOUT.as_secs())),
     };
-    let mut out = String::new();
-    if let Some(mut stdout) = child.stdout.take() {
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut out);
-    }
+    let out = reader.and_then(|r| r.join().ok()).unwrap_or_default();
     // ffmpeg's first line goes on with a copyright notice; the version is what matters.
     let line = out
         .lines()

@@ -45,7 +45,6 @@ pub(crate) mod trace;
 use folio_vfs::{Tree, VPath, VfsError};
 use serde::{Deserialize, Serialize};
 
-use crate::env::Environment;
 use crate::error::{EnvError, Result};
 
 pub use store::MAX_RECORDS;
@@ -209,73 +208,61 @@ fn hash_now(tree: &dyn Tree, raw: &str) -> Result<Option<String>> {
     }
 }
 
-impl Environment {
-    /// Every record kept for `path`, newest first.
-    pub fn provenance_records(&self, path: &str) -> Result<Vec<ProvenanceRecord>> {
-        let path = VPath::parse(path)?;
-        self.provenance.for_path(path.as_str())
-    }
-
-    /// Where the file at `path` came from, and whether it is stale. Refuses a path with no file
-    /// (naming it); a file no run made is [`Standing::Unknown`], not an error.
-    pub fn provenance(&self, path: &str) -> Result<Provenance> {
-        let vpath = VPath::parse(path)?;
-        let tree = self.tree();
-        let bytes = match tree.stat(&vpath)? {
-            Some(s) if s.kind == folio_vfs::Kind::File => read_now(tree, &vpath)?,
-            Some(_) => {
-                return Err(EnvError::refused(format!(
-                    "{vpath} is a directory — provenance is kept per file; name a file under it, like {vpath}/report.xlsx"
-                )));
-            }
-            None => None,
-        };
-        let Some(bytes) = bytes else {
+/// Where the file at `path` in `tree` came from, by the records in `store`, and whether it is
+/// stale (`Environment::provenance`). Refuses a path with no file (naming it); a file no run made
+/// is [`Standing::Unknown`], not an error.
+pub(crate) fn standing(tree: &dyn Tree, store: &store::ProvenanceStore, path: &str) -> Result<Provenance> {
+    let vpath = VPath::parse(path)?;
+    let bytes = match tree.stat(&vpath)? {
+        Some(s) if s.kind == folio_vfs::Kind::File => read_now(tree, &vpath)?,
+        Some(_) => {
             return Err(EnvError::refused(format!(
-                "there is no file at {vpath} — name a deliverable that exists (folio status lists pending ones; ls /out the rest)"
+                "{vpath} is a directory — provenance is kept per file; name a file under it, like {vpath}/report.xlsx"
             )));
-        };
-        let hash = content_hash(&bytes);
-        let records = self.provenance.for_path(vpath.as_str())?;
-        let mut out = Provenance {
-            path: vpath.to_string(),
-            hash: hash.clone(),
-            size: bytes.len() as u64,
-            standing: Standing::Unknown,
-            record: None,
-            changed_inputs: Vec::new(),
-            script: None,
-        };
-        let (record, matched) = match records.iter().find(|r| r.hash == hash) {
-            Some(r) => (r.clone(), true),
-            None => match records.into_iter().next() {
-                Some(newest) => (newest, false),
-                None => return Ok(out),
-            },
-        };
-        out.script = Some(match hash_now(tree, &record.script)? {
-            None => ScriptState::Gone,
-            Some(now) if now == record.script_hash => ScriptState::Same,
-            Some(now) => ScriptState::Changed { now },
-        });
-        if matched {
-            for input in &record.inputs {
-                let now = hash_now(tree, &input.path)?;
-                if now.as_deref() != Some(input.hash.as_str()) {
-                    out.changed_inputs.push(InputChange {
-                        path: input.path.clone(),
-                        recorded: input.hash.clone(),
-                        now,
-                    });
-                }
-            }
-            out.standing = if out.changed_inputs.is_empty() { Standing::Current } else { Standing::Stale };
-        } else {
-            out.standing = Standing::EditedSince;
         }
-        out.record = Some(record);
-        Ok(out)
+        None => None,
+    };
+    let Some(bytes) = bytes else {
+        return Err(EnvError::refused(format!(
+            "there is no file at {vpath} — name a deliverable that exists (folio status lists pending ones; ls /out the rest)"
+        )));
+    };
+    let hash = content_hash(&bytes);
+    let records = store.for_path(vpath.as_str())?;
+    let mut out = Provenance {
+        path: vpath.to_string(),
+        hash: hash.clone(),
+        size: bytes.len() as u64,
+        standing: Standing::Unknown,
+        record: None,
+        changed_inputs: Vec::new(),
+        script: None,
+    };
+    let (record, matched) = match records.iter().find(|r| r.hash == hash) {
+        Some(r) => (r.clone(), true),
+        None => match records.into_iter().next() {
+            Some(newest) => (newest, false),
+            None => return Ok(out),
+        },
+    };
+    out.script = Some(match hash_now(tree, &record.script)? {
+        None => ScriptState::Gone,
+        Some(now) if now == record.script_hash => ScriptState::Same,
+        Some(now) => ScriptState::Changed { now },
+    });
+    if matched {
+        for input in &record.inputs {
+            let now = hash_now(tree, &input.path)?;
+            if now.as_deref() != Some(input.hash.as_str()) {
+                out.changed_inputs.push(InputChange { path: input.path.clone(), recorded: input.hash.clone(), now });
+            }
+        }
+        out.standing = if out.changed_inputs.is_empty() { Standing::Current } else { Standing::Stale };
+    } else {
+        out.standing = Standing::EditedSince;
     }
+    out.record = Some(record);
+    Ok(out)
 }
 
 /// What a finished run says about itself, for [`record_run`].
@@ -289,9 +276,13 @@ pub(crate) struct MadeBy<'a> {
 
 /// Stores one record per file the run left under `/out` (a written directory counts for every
 /// file below it); a file the run wrote and then removed gets none.
-pub(crate) fn record_run(env: &Environment, trace: &trace::RunTrace, made: &MadeBy<'_>) -> Result<()> {
+pub(crate) fn record_run(
+    tree: &dyn Tree,
+    store: &store::ProvenanceStore,
+    trace: &trace::RunTrace,
+    made: &MadeBy<'_>,
+) -> Result<()> {
     let out = VPath::parse("/out")?;
-    let tree = env.tree();
     let mut files: Vec<VPath> = Vec::new();
     for path in trace.written().into_iter().filter(|p| p.is_under(&out)) {
         match tree.stat(&path)? {
@@ -323,7 +314,7 @@ pub(crate) fn record_run(env: &Environment, trace: &trace::RunTrace, made: &Made
             made_at_ms,
         });
     }
-    env.provenance.add(records)
+    store.add(records)
 }
 
 /// The first 12 hex digits of a hash, as people are shown it.

@@ -2,19 +2,19 @@
 //! by the gateway, and the `run_script`/`run_tests` verbs with their run log, spill files and
 //! cancellation.
 //!
-//! Cancellation works per run: every run holds a [`CancelToken`] — the caller's, when the verb
+//! Cancellation works per run: every run holds a `CancelToken` — the caller's, when the verb
 //! came through [`crate::Environment::call_with_cancel`], else a fresh one — and is registered
-//! here while it runs, so [`crate::Environment::cancel_runs`] can stop all of them at once.
+//! in `runs.rs` while it runs, so [`crate::Environment::cancel_runs`] can stop all of them at once.
+//! (That registry sits outside this folder because the `Environment` holds it, and the modules
+//! here read the `Environment`.)
 
 mod fs;
 mod script_run;
 mod tests;
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use folio_script::{CancelToken, Engine, ScriptKind};
+use folio_script::{Engine, ScriptKind};
 use folio_vfs::{Tree, VPath};
 
 pub(crate) use fs::EnvFs;
@@ -23,45 +23,43 @@ pub(crate) use tests::run_tests;
 
 use crate::pipeline::{ScriptCheck, ScriptValidator};
 
-/// The environment's script state: the engine and the runs in flight.
-pub(crate) struct Scripts {
-    pub engine: Arc<Engine>,
-    active: Mutex<HashMap<u64, CancelToken>>,
-    next: AtomicU64,
+/// The first line of the JSDoc block right before `export default`, if there is one. A simple
+/// scanner: it finds the last `/** … */` that ends before the export with only whitespace between.
+pub fn jsdoc_summary(source: &str) -> Option<String> {
+    let export = source.find("export default")?;
+    let before = &source[..export];
+    let close = before.rfind("*/")?;
+    if !before[close + 2..].trim().is_empty() {
+        return None;
+    }
+    let open = before[..close].rfind("/**")?;
+    before[open + 3..close]
+        .lines()
+        .map(|l| l.trim().trim_start_matches('*').trim())
+        .find(|l| !l.is_empty())
+        .filter(|l| !l.starts_with('@'))
+        .map(str::to_owned)
 }
 
-/// Keeps a run registered for [`Scripts::cancel_all`] until it is dropped.
-pub(crate) struct Tracked<'a> {
-    scripts: &'a Scripts,
-    id: u64,
-}
-
-impl Drop for Tracked<'_> {
-    fn drop(&mut self) {
-        self.scripts.active.lock().unwrap_or_else(|p| p.into_inner()).remove(&self.id);
-    }
-}
-
-impl Scripts {
-    pub fn new(engine: Arc<Engine>) -> Scripts {
-        Scripts { engine, active: Mutex::new(HashMap::new()), next: AtomicU64::new(0) }
-    }
-
-    /// Registers a run's token until the returned guard is dropped.
-    pub fn track(&self, token: &CancelToken) -> Tracked<'_> {
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
-        self.active.lock().unwrap_or_else(|p| p.into_inner()).insert(id, token.clone());
-        Tracked { scripts: self, id }
-    }
-
-    /// Cancels every registered run; returns how many there were.
-    pub fn cancel_all(&self) -> usize {
-        let active = self.active.lock().unwrap_or_else(|p| p.into_inner());
-        for token in active.values() {
-            token.cancel();
+/// The one-liner of a runnable script: the description in its derived `.d.ts` (what validation
+/// found), else the JSDoc scanned from the source.
+pub fn script_summary(tree: &dyn Tree, path: &VPath) -> Option<String> {
+    if let Some(dts) = folio_script::dts_path(path)
+        && let Ok(bytes) = tree.read(&dts)
+    {
+        let text = String::from_utf8_lossy(&bytes);
+        if let Some(body) = text.trim_start().strip_prefix("/**") {
+            let end = body.find("*/").unwrap_or(body.len());
+            return body[..end]
+                .lines()
+                .map(|l| l.trim().trim_start_matches('*').trim())
+                .find(|l| !l.is_empty())
+                .map(str::to_owned);
         }
-        active.len()
+        return None;
     }
+    let source = tree.read(path).ok()?;
+    jsdoc_summary(&String::from_utf8_lossy(&source))
 }
 
 /// The write-time validator backed by the script engine: parses and loads the module graph with

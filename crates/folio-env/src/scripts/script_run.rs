@@ -262,7 +262,7 @@ impl Environment {
             report.text.push_str(&format!("\n{note}"));
         }
         let made = crate::provenance::MadeBy { script: &path, script_hash, args: &args, run_id: &run_id, origin };
-        if let Err(e) = crate::provenance::record_run(self, &trace, &made) {
+        if let Err(e) = crate::provenance::record_run(self.tree(), &self.provenance, &trace, &made) {
             report.text.push_str(&format!("\n(the provenance of this run's /out files was not recorded: {e})"));
         }
         Ok(report)

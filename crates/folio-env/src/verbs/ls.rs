@@ -23,45 +23,6 @@ pub struct LsArgs {
     pub depth: Option<u64>,
 }
 
-/// The first line of the JSDoc block right before `export default`, if there is one. A simple
-/// scanner: it finds the last `/** … */` that ends before the export with only whitespace between.
-pub fn jsdoc_summary(source: &str) -> Option<String> {
-    let export = source.find("export default")?;
-    let before = &source[..export];
-    let close = before.rfind("*/")?;
-    if !before[close + 2..].trim().is_empty() {
-        return None;
-    }
-    let open = before[..close].rfind("/**")?;
-    before[open + 3..close]
-        .lines()
-        .map(|l| l.trim().trim_start_matches('*').trim())
-        .find(|l| !l.is_empty())
-        .filter(|l| !l.starts_with('@'))
-        .map(str::to_owned)
-}
-
-/// The one-liner of a runnable script: the description in its derived `.d.ts` (what validation
-/// found), else the JSDoc scanned from the source.
-pub fn script_summary(tree: &dyn Tree, path: &VPath) -> Option<String> {
-    if let Some(dts) = folio_script::dts_path(path)
-        && let Ok(bytes) = tree.read(&dts)
-    {
-        let text = String::from_utf8_lossy(&bytes);
-        if let Some(body) = text.trim_start().strip_prefix("/**") {
-            let end = body.find("*/").unwrap_or(body.len());
-            return body[..end]
-                .lines()
-                .map(|l| l.trim().trim_start_matches('*').trim())
-                .find(|l| !l.is_empty())
-                .map(str::to_owned);
-        }
-        return None;
-    }
-    let source = tree.read(path).ok()?;
-    jsdoc_summary(&String::from_utf8_lossy(&source))
-}
-
 /// The note `ls` prints after an entry, if any.
 fn describe_entry(env: &Environment, path: &VPath, kind: Kind) -> Option<String> {
     let tree = env.tree();
@@ -74,7 +35,7 @@ fn describe_entry(env: &Environment, path: &VPath, kind: Kind) -> Option<String>
     let scripts = VPath::parse("/scripts").ok()?;
     let lib = VPath::parse("/scripts/lib").ok()?;
     if path.is_under(&scripts) && !path.is_under(&lib) && path.extension() == Some("js") {
-        let summary = script_summary(tree, path);
+        let summary = crate::scripts::script_summary(tree, path);
         if path.name().ends_with(".test.js") {
             return Some(summary.map_or_else(|| "[test]".to_owned(), |s| format!("[test] {s}")));
         }

@@ -1,3 +1,4 @@
+mod architecture;
 mod doctor_cache;
 mod documents;
 mod load;

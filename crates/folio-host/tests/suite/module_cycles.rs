@@ -4,8 +4,14 @@
 //! file is an edge to the deepest module file that path names. A path that stops at a module which
 //! only re-exports the name (`pub use inner::Name;`) is followed to `inner`. Edges between a module
 //! and its own ancestors are not counted: a parent declares its children (`mod x;`) and re-exports
-//! them, which is structure, not an import. Every strongly connected component of more than one
-//! module is a cycle, reported with the files that close it.
+//! them, which is structure, not an import.
+//!
+//! A folder module is one module to the modules beside it: an import from `a/x.rs` of
+//! `crate::b::y::Thing` is an edge from `a` to `b` as well (each side lifted to the child of the
+//! two paths' common ancestor). Without that, `env.rs` importing `provenance/store.rs` and
+//! `provenance/mod.rs` importing `env.rs` was no cycle at all, since `provenance/mod.rs` and
+//! `provenance/store.rs` are parent and child. Every strongly connected component of more than
+//! one module is a cycle, reported with the imports that close it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -90,7 +96,7 @@ fn module_path(src: &Path, file: &Path) -> Option<ModPath> {
 
 /// The text with comments, string and char literals blanked, so a path in a doc comment or a
 /// message is not read as an import.
-fn strip(text: &str) -> String {
+pub(super) fn strip(text: &str) -> String {
     let bytes: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -351,25 +357,43 @@ fn is_ancestor(a: &ModPath, b: &ModPath) -> bool {
     a.len() <= b.len() && b[..a.len()] == a[..]
 }
 
-fn edges(krate: &Crate) -> BTreeMap<ModPath, BTreeSet<ModPath>> {
-    let mut graph: BTreeMap<ModPath, BTreeSet<ModPath>> = BTreeMap::new();
+/// One import as written: the module whose file has it, and the module it names.
+type Import = (ModPath, ModPath);
+
+/// Module → module it imports → the imports (file to file) that make the edge.
+type Graph = BTreeMap<ModPath, BTreeMap<ModPath, BTreeSet<Import>>>;
+
+/// Both ends of an import lifted to the children of their common ancestor: `(a::x, b::y)` gives
+/// `(a, b)`; `(a::x, a::y)` stays as it is. Neither end may be an ancestor of the other.
+fn lift(from: &ModPath, to: &ModPath) -> (ModPath, ModPath) {
+    let common = from.iter().zip(to).take_while(|(x, y)| x == y).count();
+    (from[..=common].to_vec(), to[..=common].to_vec())
+}
+
+fn edges(krate: &Crate) -> Graph {
+    let mut graph = Graph::new();
     for (module, text) in &krate.modules {
-        let targets = graph.entry(module.clone()).or_default();
+        graph.entry(module.clone()).or_default();
         for path in paths(text) {
             let Some(target) = resolve(krate, module, &path) else { continue };
             if is_ancestor(&target, module) || is_ancestor(module, &target) {
                 continue;
             }
-            targets.insert(target);
+            let import = (module.clone(), target.clone());
+            let (from, to) = lift(module, &target);
+            graph.entry(from.clone()).or_default().entry(to.clone()).or_default().insert(import.clone());
+            if (&from, &to) != (module, &target) {
+                graph.entry(module.clone()).or_default().entry(target).or_default().insert(import);
+            }
         }
     }
     graph
 }
 
 /// Tarjan's strongly connected components; only those of two or more modules.
-fn cycles(graph: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Vec<Vec<ModPath>> {
+fn cycles(graph: &Graph) -> Vec<Vec<ModPath>> {
     struct State<'g> {
-        graph: &'g BTreeMap<ModPath, BTreeSet<ModPath>>,
+        graph: &'g Graph,
         index: BTreeMap<&'g ModPath, usize>,
         low: BTreeMap<&'g ModPath, usize>,
         stack: Vec<&'g ModPath>,
@@ -384,7 +408,7 @@ fn cycles(graph: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Vec<Vec<ModPath>> {
         s.stack.push(v);
         s.on_stack.insert(v);
         if let Some(targets) = s.graph.get(v) {
-            for w in targets {
+            for w in targets.keys() {
                 let Some((w, _)) = s.graph.get_key_value(w) else { continue };
                 if !s.index.contains_key(w) {
                     visit(s, w);
@@ -430,7 +454,8 @@ fn cycles(graph: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Vec<Vec<ModPath>> {
     s.out
 }
 
-fn show(krate: &Crate, module: &ModPath) -> String {
+/// A module's file, from the workspace root.
+fn file(krate: &Crate, module: &ModPath) -> String {
     let root = workspace_root();
     krate
         .files
@@ -439,30 +464,78 @@ fn show(krate: &Crate, module: &ModPath) -> String {
         .unwrap_or_else(|| format!("{}::{}", krate.name, module.join("::")))
 }
 
+/// A module as people find it: its file, or its folder (`…/provenance/`) when it has children.
+fn show(krate: &Crate, module: &ModPath) -> String {
+    let root = workspace_root();
+    let Some(file) = krate.files.get(module) else {
+        return format!("{}::{}", krate.name, module.join("::"));
+    };
+    let file = file.strip_prefix(&root).unwrap_or(file);
+    let is_folder = krate.modules.keys().any(|m| m.len() > module.len() && is_ancestor(module, m));
+    match file.parent() {
+        Some(dir) if is_folder && !module.is_empty() && file.ends_with("mod.rs") => format!("{}/", dir.display()),
+        _ => file.display().to_string(),
+    }
+}
+
+/// Folder cycles known and left for now, by crate: a cycle among these top-level modules only is
+/// not reported (a cycle that draws in any other module, or one between files, still is).
+/// src-tauri's commands, session, agent, api, preview and review import each other across their
+/// folders because the shell still does what a library should; reducing it to commands over one
+/// library layer (issue 27, item 2) removes them, and then this entry must go (the test says so).
+const KNOWN: &[(&str, &[&str])] = &[("src-tauri", &["agent", "api", "commands", "preview", "review", "session"])];
+
+fn known(krate: &str, component: &[ModPath]) -> bool {
+    KNOWN.iter().any(|(name, modules)| {
+        *name == krate && component.iter().all(|m| m.len() == 1 && modules.contains(&m[0].as_str()))
+    })
+}
+
+/// Every cycle in one crate, one message each: the modules, then the imports that close it.
+fn report(krate: &Crate, graph: &Graph, component: &[ModPath]) -> String {
+    let modules: Vec<String> = component.iter().map(|m| show(krate, m)).collect();
+    let mut detail = Vec::new();
+    for m in component {
+        for (to, imports) in &graph[m] {
+            if !component.contains(to) {
+                continue;
+            }
+            let by: Vec<String> = imports
+                .iter()
+                .map(|(a, b)| format!("{} uses {}", file(krate, a), file(krate, b)))
+                .collect();
+            detail.push(format!("    {} imports {} ({})", show(krate, m), show(krate, to), by.join("; ")));
+        }
+    }
+    format!("{}: {}\n{}", krate.name, modules.join(" ↔ "), detail.join("\n"))
+}
+
 #[test]
 fn no_module_imports_a_module_that_imports_it_back() {
     let crates = crates();
     assert!(crates.len() >= 8, "expected the workspace's crates, found {}", crates.len());
     let mut found = Vec::new();
+    let mut stale: Vec<&str> = KNOWN.iter().map(|(name, _)| *name).collect();
     for krate in &crates {
         let graph = edges(krate);
         for component in cycles(&graph) {
-            let files: Vec<String> = component.iter().map(|m| show(krate, m)).collect();
-            let detail: Vec<String> = component
-                .iter()
-                .map(|m| {
-                    let to: Vec<String> =
-                        graph[m].iter().filter(|t| component.contains(t)).map(|t| show(krate, t)).collect();
-                    format!("    {} imports {}", show(krate, m), to.join(", "))
-                })
-                .collect();
-            found.push(format!("{}: {}\n{}", krate.name, files.join(" ↔ "), detail.join("\n")));
+            if known(&krate.name, &component) {
+                stale.retain(|name| *name != krate.name);
+                continue;
+            }
+            found.push(report(krate, &graph, &component));
         }
     }
     assert!(
         found.is_empty(),
-        "module import cycles — move the shared types into a leaf module both can import:\n{}",
+        "module import cycles — move the shared types (or the code that needs both) into a module both can import:\n{}",
         found.join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "the known folder cycles of {} are gone — remove their entry from KNOWN in {}",
+        stale.join(", "),
+        file!()
     );
 }
 
@@ -477,8 +550,38 @@ fn the_cycle_check_sees_a_cycle() {
     krate.modules.insert(m("b"), strip("pub struct Thing; fn f() { super::a::go(); let _ = \"crate::leaf\"; }"));
     krate.modules.insert(m("leaf"), strip("pub struct L;"));
     let graph = edges(&krate);
-    assert_eq!(graph[&m("a")], BTreeSet::from([m("b"), m("leaf")]));
-    assert_eq!(graph[&m("b")], BTreeSet::from([m("a")]));
-    assert_eq!(graph[&m("leaf")], BTreeSet::new());
+    let targets = |at: &str| graph[&m(at)].keys().cloned().collect::<BTreeSet<_>>();
+    assert_eq!(targets("a"), BTreeSet::from([m("b"), m("leaf")]));
+    assert_eq!(targets("b"), BTreeSet::from([m("a")]));
+    assert_eq!(targets("leaf"), BTreeSet::new());
     assert_eq!(cycles(&graph), vec![vec![m("a"), m("b")]]);
+}
+
+#[test]
+fn the_cycle_check_sees_a_cycle_through_a_folder() {
+    // folio-env's shape before the fix: `env.rs` holds a field whose type is in
+    // `provenance/store.rs`, and `provenance/mod.rs` implements methods on the struct in `env.rs`.
+    // File to file there is no cycle (`provenance` and `provenance::store` are parent and child);
+    // folder to module there is one.
+    let mut krate = Crate { name: "fixture".into(), modules: BTreeMap::new(), files: BTreeMap::new() };
+    let m = |s: &str| -> ModPath { s.split("::").filter(|p| !p.is_empty()).map(str::to_owned).collect() };
+    krate.modules.insert(m(""), strip("mod env; mod provenance; mod leaf;"));
+    krate.modules.insert(m("env"), strip("pub struct Env { p: crate::provenance::store::Store, l: crate::leaf::L }"));
+    krate.modules.insert(m("provenance"), strip("pub(crate) mod store; use crate::env::Env; impl Env {}"));
+    krate.modules.insert(m("provenance::store"), strip("pub struct Store; use super::super::leaf::L;"));
+    krate.modules.insert(m("leaf"), strip("pub struct L;"));
+    let graph = edges(&krate);
+    assert_eq!(cycles(&graph), vec![vec![m("env"), m("provenance")]]);
+    let witnesses: Vec<&Import> = graph[&m("env")][&m("provenance")].iter().collect();
+    assert_eq!(witnesses, vec![&(m("env"), m("provenance::store"))]);
+    // The same shape with the struct's methods moved beside the struct: no cycle.
+    krate.modules.insert(m("provenance"), strip("pub(crate) mod store; pub fn standing(s: &store::Store) {}"));
+    krate.modules.insert(m("env"), strip("impl Env { fn p(&self) { crate::provenance::standing(&self.p) } }"));
+    assert_eq!(cycles(&edges(&krate)), Vec::<Vec<ModPath>>::new());
+    // A folder cycle in a crate with a KNOWN entry is still reported when a file cycle or another
+    // module is part of it.
+    assert!(known("src-tauri", &[m("commands"), m("session")]));
+    assert!(!known("src-tauri", &[m("commands"), m("workspace")]));
+    assert!(!known("src-tauri", &[m("agent::runtime"), m("session")]));
+    assert!(!known("folio-env", &[m("commands"), m("session")]));
 }

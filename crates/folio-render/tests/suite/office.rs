@@ -97,6 +97,30 @@ fn office_files_are_described_from_their_zip_structure() {
 }
 
 #[test]
+fn describe_says_which_package_it_is_by_the_kind_table() {
+    // `describe` keeps no list of Office formats: folio-kinds' rows say which parts (or which
+    // ODF `mimetype`) make each kind, and the name wins only when its own package fits.
+    let r = renderer();
+    let workbook = || ("xl/workbook.xml", r#"<workbook><sheets><sheet name="S" sheetId="1"/></sheets></workbook>"#.into());
+    let sheet = || ("xl/worksheets/sheet1.xml", "<worksheet/>".into());
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("/in/m.xlsm", zip(&[workbook(), sheet(), ("xl/vbaProject.bin", "vba".into())]), "xlsm"),
+        ("/in/no-macros.xlsm", zip(&[workbook(), sheet()]), "xlsx"),
+        ("/in/renamed.docx", zip(&[workbook(), sheet()]), "xlsx"),
+        ("/in/b.xlsb", zip(&[("xl/workbook.bin", "b".into()), ("xl/worksheets/sheet1.bin", "s".into())]), "xlsb"),
+        ("/in/t.ods", zip(&[("mimetype", "application/vnd.oasis.opendocument.spreadsheet".into())]), "ods"),
+        ("/in/t.odt", zip(&[("mimetype", "application/vnd.oasis.opendocument.text".into())]), "odt"),
+        ("/in/d.odt", zip(&[("mimetype", "application/vnd.oasis.opendocument.graphics".into())]), "odf"),
+    ];
+    for (name, bytes, format) in cases {
+        let info = folio_render::describe::describe(&r, name, &bytes).unwrap();
+        assert_eq!(info["format"].as_str(), Some(format), "{name}: {info}");
+    }
+    let info = folio_render::describe::describe(&r, "/in/m.xlsm", &zip(&[workbook(), sheet(), ("xl/vbaProject.bin", "v".into())])).unwrap();
+    assert_eq!((info["sheets"].as_u64(), &info["sheetNames"]), (Some(1), &serde_json::json!(["S"])));
+}
+
+#[test]
 fn a_docx_renders_through_libreoffice_when_installed() {
     let r = renderer();
     if folio_render::office::find_soffice(None, &r.host).is_err() {
