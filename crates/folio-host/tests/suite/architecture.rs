@@ -235,6 +235,47 @@ fn the_only_through_invariants_hold() {
     );
 }
 
+/// The crates `doc`'s first diagram (its first fenced block) does not name.
+fn missing_from_diagram(doc: &str, crates: &[String]) -> Vec<String> {
+    let diagram = doc.split("```").nth(1).unwrap_or("");
+    let named = |name: &str| {
+        diagram.match_indices(name).any(|(at, _)| {
+            let after = diagram[at + name.len()..].chars().next();
+            !after.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_')
+        })
+    };
+    crates.iter().filter(|c| !named(c)).cloned().collect()
+}
+
+/// Every workspace member's directory name (`crates/*` with a manifest, and `src-tauri`).
+fn members() -> Vec<String> {
+    let root = workspace_root();
+    let mut out: Vec<String> = fs::read_dir(root.join("crates"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.path().join("Cargo.toml").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    out.push("src-tauri".to_owned());
+    out.sort();
+    out
+}
+
+#[test]
+fn the_diagram_names_every_crate() {
+    let doc = fs::read_to_string(workspace_root().join("ARCHITECTURE.md")).unwrap();
+    let crates = members();
+    assert!(crates.len() > 10, "expected the workspace's crates, found {crates:?}");
+    let missing = missing_from_diagram(&doc, &crates);
+    assert!(missing.is_empty(), "ARCHITECTURE.md's diagram leaves out {} — draw each where it sits", missing.join(", "));
+    let planted = "# A\n```\n folio-vfs-extra  folio-env\n```\nfolio-vfs is named later\n";
+    let two = ["folio-vfs".to_owned(), "folio-env".to_owned()];
+    assert_eq!(missing_from_diagram(planted, &two), vec!["folio-vfs".to_owned()]);
+}
+
 #[test]
 fn a_planted_violation_is_found() {
     let file = |path: &str, text: &str| (path.to_owned(), text.to_owned());
