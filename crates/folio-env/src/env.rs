@@ -13,8 +13,8 @@ use crate::error::{EnvError, Result};
 use folio_script::{Engine, OnProgress};
 
 use crate::gateway::{Gateway, Limits, ScriptValidator};
-use crate::provenance::{Provenance, ProvenanceRecord};
 use crate::mounts::MountTree;
+use crate::provenance::{Provenance, ProvenanceRecord};
 use crate::repeat::RepeatTracker;
 use crate::runs::Scripts;
 use crate::seams::{Asker, FileHandler, OnVerb, Presented, Presenter};

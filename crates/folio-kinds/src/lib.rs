@@ -560,7 +560,11 @@ impl FileKind {
     /// (`has`), or the OpenDocument `mimetype` entry equal to the kind's media type. `named`
     /// (what the file's name says) wins when its own package fits; otherwise the first fitting
     /// kind in table order with the most parts (an `.xlsm`'s macros make it an `.xlsm`).
-    pub fn from_package(named: Option<FileKind>, has: impl Fn(&str) -> bool, mimetype: Option<&str>) -> Option<FileKind> {
+    pub fn from_package(
+        named: Option<FileKind>,
+        has: impl Fn(&str) -> bool,
+        mimetype: Option<&str>,
+    ) -> Option<FileKind> {
         let fits = |row: &Row| -> Option<usize> {
             row.magic.iter().filter_map(|m| m.package).find_map(|p| match p {
                 Package::Parts(parts) if parts.iter().all(|part| has(part)) => Some(parts.len()),

@@ -225,7 +225,11 @@ fn the_only_through_invariants_hold() {
         .map(|f| format!("{}:{}: `{}` breaks: {}", f.file, f.line, f.code, RULES[f.rule].invariant))
         .collect();
     problems.extend(gone.iter().map(|(i, file)| {
-        format!("{file} no longer breaks \"{}\" — remove it from the rule's `known` in {}", RULES[*i].invariant, file!())
+        format!(
+            "{file} no longer breaks \"{}\" — remove it from the rule's `known` in {}",
+            RULES[*i].invariant,
+            file!()
+        )
     }));
     assert!(
         problems.is_empty(),
@@ -270,7 +274,11 @@ fn the_diagram_names_every_crate() {
     let crates = members();
     assert!(crates.len() > 10, "expected the workspace's crates, found {crates:?}");
     let missing = missing_from_diagram(&doc, &crates);
-    assert!(missing.is_empty(), "ARCHITECTURE.md's diagram leaves out {} — draw each where it sits", missing.join(", "));
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md's diagram leaves out {} — draw each where it sits",
+        missing.join(", ")
+    );
     let planted = "# A\n```\n folio-vfs-extra  folio-env\n```\nfolio-vfs is named later\n";
     let two = ["folio-vfs".to_owned(), "folio-env".to_owned()];
     assert_eq!(missing_from_diagram(planted, &two), vec!["folio-vfs".to_owned()]);
@@ -281,11 +289,17 @@ fn a_planted_violation_is_found() {
     let file = |path: &str, text: &str| (path.to_owned(), text.to_owned());
     let (found, _) = check(&[
         // A tool started by hand in a library, and one in the desktop shell.
-        file("crates/folio-render/src/new.rs", "fn f() {\n    let out = std::process::Command::new(\"x\").output();\n}"),
+        file(
+            "crates/folio-render/src/new.rs",
+            "fn f() {\n    let out = std::process::Command::new(\"x\").output();\n}",
+        ),
         file("src-tauri/src/thumb.rs", "use std::process::Command;\nfn f() { Command::new(\"ffmpeg\"); }"),
         // The CLI opening the overlay, and building an environment, past the host.
         file("crates/folio-cli/src/peek.rs", "fn f() { let o = Overlay::open(&p, opts)?; }"),
-        file("src-tauri/src/open2.rs", "fn f() { let e = folio_env::Environment::open_folder(&p, EnvOptions::default()); }"),
+        file(
+            "src-tauri/src/open2.rs",
+            "fn f() { let e = folio_env::Environment::open_folder(&p, EnvOptions::default()); }",
+        ),
         // A model connection outside folio-agent, a provenance write outside the run path,
         // QuickJS outside folio-script, Tauri in a library.
         file("crates/folio-env/src/fetch.rs", "use reqwest::Client;"),

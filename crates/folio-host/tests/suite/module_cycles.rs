@@ -500,10 +500,8 @@ fn report(krate: &Crate, graph: &Graph, component: &[ModPath]) -> String {
             if !component.contains(to) {
                 continue;
             }
-            let by: Vec<String> = imports
-                .iter()
-                .map(|(a, b)| format!("{} uses {}", file(krate, a), file(krate, b)))
-                .collect();
+            let by: Vec<String> =
+                imports.iter().map(|(a, b)| format!("{} uses {}", file(krate, a), file(krate, b))).collect();
             detail.push(format!("    {} imports {} ({})", show(krate, m), show(krate, to), by.join("; ")));
         }
     }

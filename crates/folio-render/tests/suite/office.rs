@@ -101,7 +101,8 @@ fn describe_says_which_package_it_is_by_the_kind_table() {
     // `describe` keeps no list of Office formats: folio-kinds' rows say which parts (or which
     // ODF `mimetype`) make each kind, and the name wins only when its own package fits.
     let r = renderer();
-    let workbook = || ("xl/workbook.xml", r#"<workbook><sheets><sheet name="S" sheetId="1"/></sheets></workbook>"#.into());
+    let workbook =
+        || ("xl/workbook.xml", r#"<workbook><sheets><sheet name="S" sheetId="1"/></sheets></workbook>"#.into());
     let sheet = || ("xl/worksheets/sheet1.xml", "<worksheet/>".into());
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("/in/m.xlsm", zip(&[workbook(), sheet(), ("xl/vbaProject.bin", "vba".into())]), "xlsm"),
@@ -116,7 +117,12 @@ fn describe_says_which_package_it_is_by_the_kind_table() {
         let info = folio_render::describe::describe(&r, name, &bytes).unwrap();
         assert_eq!(info["format"].as_str(), Some(format), "{name}: {info}");
     }
-    let info = folio_render::describe::describe(&r, "/in/m.xlsm", &zip(&[workbook(), sheet(), ("xl/vbaProject.bin", "v".into())])).unwrap();
+    let info = folio_render::describe::describe(
+        &r,
+        "/in/m.xlsm",
+        &zip(&[workbook(), sheet(), ("xl/vbaProject.bin", "v".into())]),
+    )
+    .unwrap();
     assert_eq!((info["sheets"].as_u64(), &info["sheetNames"]), (Some(1), &serde_json::json!(["S"])));
 }
 
