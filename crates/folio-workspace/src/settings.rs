@@ -197,8 +197,6 @@ pub struct Overrides {
     pub read_only_paths: Vec<String>,
     /// MCP servers for this run on top of the configured ones (`NAME=COMMAND …`, `NAME=URL`).
     pub mcp: Vec<String>,
-    /// `--no-mcp`: mount none of the configured servers for this run.
-    pub no_mcp: bool,
     /// `--local-only` for this run (the stricter of it and the stored modes wins).
     pub local_only: bool,
     /// Never-send patterns on top of the folder's.
