@@ -28,8 +28,8 @@ pub const DEFAULT_MAX_TURNS: u32 = 120;
 pub const DEFAULT_SCRIPT_BUDGET_MS: u64 = 30_000;
 /// The smallest script run budget accepted: 1 s.
 pub const SCRIPT_BUDGET_MIN_MS: u64 = 1_000;
-/// The largest script run budget accepted: 30 min.
-pub const SCRIPT_BUDGET_MAX_MS: u64 = 30 * 60_000;
+/// The largest script run budget accepted: 60 min (the CLI's bound before the shells shared one).
+pub const SCRIPT_BUDGET_MAX_MS: u64 = 60 * 60_000;
 
 /// The model providers Folio knows: one variant per `folio_agent::PRESETS` row (a test keeps the
 /// two in step), stored and named by the preset's name.
@@ -169,7 +169,7 @@ pub fn check_script_budget(ms: u64) -> Result<(), WorkspaceError> {
         return Ok(());
     }
     Err(WorkspaceError::Invalid(format!(
-        "the script run budget must be between 1 s and 30 min ({SCRIPT_BUDGET_MIN_MS}–{SCRIPT_BUDGET_MAX_MS} ms), got {} — 30 s is the default",
+        "the script run budget must be between 1 s and 60 min ({SCRIPT_BUDGET_MIN_MS}–{SCRIPT_BUDGET_MAX_MS} ms), got {} — 30 s is the default",
         folio_budget::duration_words(ms)
     )))
 }
@@ -271,7 +271,7 @@ mod tests {
         let s = o.apply(stored.clone()).unwrap();
         assert_eq!((s.provider, s.model.as_str(), s.base_url.as_str()), (ProviderName::Ollama, "", ""));
         let o = Overrides { script_budget_ms: Some(10), ..Default::default() };
-        assert!(o.apply(stored).unwrap_err().to_string().contains("between 1 s and 30 min"));
+        assert!(o.apply(stored).unwrap_err().to_string().contains("between 1 s and 60 min"));
     }
 
     #[test]
