@@ -49,7 +49,9 @@ impl folio_env::Asker for TerminalAsker {
         let _ = write!(err, "> ");
         let _ = err.flush();
         let mut line = String::new();
-        std::io::stdin().read_line(&mut line).map_err(|e| format!("the answer could not be read from the terminal: {e}"))?;
+        std::io::stdin()
+            .read_line(&mut line)
+            .map_err(|e| format!("the answer could not be read from the terminal: {e}"))?;
         let line = line.trim();
         if line.is_empty() {
             return Ok(None);
@@ -93,7 +95,8 @@ pub(crate) fn run(state_dir: Option<PathBuf>, args: AskArgs) -> Result<ExitCode>
     // The provider is refused here, before the folder opens, when it cannot start.
     ws.provider(&settings, None)?;
     let runtime = crate::flags::runtime()?;
-    let options = FolderOptions { asking: asking(args.answers.as_ref())?, shell: Some(Shell::Cli), ..FolderOptions::default() };
+    let options =
+        FolderOptions { asking: asking(args.answers.as_ref())?, shell: Some(Shell::Cli), ..FolderOptions::default() };
     let folder = crate::flags::open(&ws, &args.folder, options, &runtime)?;
     let request = TurnRequest { conversation: args.conversation.clone(), text: args.prompt.clone() };
     if request.conversation.is_none() && request.text.is_none() {

@@ -102,7 +102,10 @@ fn show(ws: &Workspace, json: bool) -> Result<ExitCode> {
     let preset = s.provider.preset();
     let or = |v: &str, default: &str| if v.trim().is_empty() { format!("({default})") } else { v.to_owned() };
     println!("provider        {}", s.provider);
-    println!("model           {}", or(&s.model, if preset.default_model.is_empty() { "none — set one" } else { preset.default_model }));
+    println!(
+        "model           {}",
+        or(&s.model, if preset.default_model.is_empty() { "none — set one" } else { preset.default_model })
+    );
     println!("base URL        {}", or(&s.base_url, preset.base_url));
     println!("vision          {}", or(&s.vision_model, "off"));
     println!("turn limit      {} model calls", s.max_turns);

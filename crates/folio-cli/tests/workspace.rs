@@ -12,7 +12,9 @@ use serde_json::{Value, json};
 fn command(state: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_folio"));
     cmd.arg("--state-dir").arg(state).args(args).env("FOLIO_NO_KEYCHAIN", "1").env("OPENAI_API_KEY", "sk-test");
-    for var in ["FOLIO_PROVIDER", "FOLIO_MODEL", "FOLIO_BASE_URL", "FOLIO_API_KEY", "ANTHROPIC_API_KEY", "FOLIO_STATE_DIR"] {
+    for var in
+        ["FOLIO_PROVIDER", "FOLIO_MODEL", "FOLIO_BASE_URL", "FOLIO_API_KEY", "ANTHROPIC_API_KEY", "FOLIO_STATE_DIR"]
+    {
         cmd.env_remove(var);
     }
     cmd
@@ -44,7 +46,22 @@ async fn stored_provider_model_base_url_and_turn_limit_govern_ask_and_flags_over
     let other = FakeServer::start(vec![ls(), Reply::sse(openai("done", &[], 10))]).await.unwrap();
     let base = format!("{}/v1", stored.base);
     let f = folder.to_str().unwrap();
-    ok(&folio(&state, &["settings", "set", "--provider", "openai", "--model", "stored-model", "--base-url", &base, "--max-turns", "1"]).await);
+    ok(&folio(
+        &state,
+        &[
+            "settings",
+            "set",
+            "--provider",
+            "openai",
+            "--model",
+            "stored-model",
+            "--base-url",
+            &base,
+            "--max-turns",
+            "1",
+        ],
+    )
+    .await);
     let shown = ok(&folio(&state, &["settings", "show"]).await);
     assert!(shown.contains("stored-model") && shown.contains(&base), "{shown}");
 
@@ -64,7 +81,20 @@ async fn stored_provider_model_base_url_and_turn_limit_govern_ask_and_flags_over
     std::fs::write(&answers, "[\"yes\"]").unwrap();
     let out = folio(
         &state,
-        &["ask", f, "look", "--json", "--base-url", &other_base, "--model", "flag-model", "--max-turns", "2", "--answers", answers.to_str().unwrap()],
+        &[
+            "ask",
+            f,
+            "look",
+            "--json",
+            "--base-url",
+            &other_base,
+            "--model",
+            "flag-model",
+            "--max-turns",
+            "2",
+            "--answers",
+            answers.to_str().unwrap(),
+        ],
     )
     .await;
     ok(&out);
@@ -78,13 +108,18 @@ async fn stored_provider_model_base_url_and_turn_limit_govern_ask_and_flags_over
     // with no key is refused before any request, naming its key.
     let out = folio(&state, &["ask", f, "look", "--provider", "anthropic"]).await;
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("ANTHROPIC_API_KEY"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("ANTHROPIC_API_KEY"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(stored.requests().len(), 1);
 }
 
 const SPIN: &str = "export default async function () {\n  const end = Date.now() + 2500;\n  while (Date.now() < end) {}\n  return 'spun';\n}\n";
 const WRITE: &str = "import * as fs from 'fs';\nexport default async function () {\n  fs.writeFileSync('/out/x.txt', 'x');\n  return 'wrote';\n}\n";
-const VISION: &str = "import * as vision from 'env:vision';\nexport default async function () {\n  return typeof vision;\n}\n";
+const VISION: &str =
+    "import * as vision from 'env:vision';\nexport default async function () {\n  return typeof vision;\n}\n";
 
 /// The stored script budget, read-only choice and vision model govern `folio run`; each flag
 /// overrides its setting.
@@ -160,7 +195,11 @@ async fn a_second_ask_on_a_folder_is_refused_naming_the_first_and_no_message_is_
     assert!(said.contains(&format!("pid {pid}")) && said.contains("`folio ask`") && said.contains("Ctrl-C"), "{said}");
     let first = tokio::task::spawn_blocking(move || first.wait_with_output().unwrap()).await.unwrap();
     let out = ok(&first);
-    let id = out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).find(|v| v["type"] == "conversation").unwrap()["id"]
+    let id = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["type"] == "conversation")
+        .unwrap()["id"]
         .as_str()
         .unwrap()
         .to_owned();

@@ -42,7 +42,9 @@ pub enum WorkspaceError {
     #[error("{0}")]
     Invalid(String),
     /// The store under the state root could not be read or written.
-    #[error("the Folio store at {path} could not be used: {detail} — hint: check that the state directory is readable and writable")]
+    #[error(
+        "the Folio store at {path} could not be used: {detail} — hint: check that the state directory is readable and writable"
+    )]
     Store {
         /// The store file.
         path: PathBuf,
@@ -227,7 +229,14 @@ impl Workspace {
             .map(|s| folio_host::mcp::parse_cli_server(s).map_err(|e| WorkspaceError::Invalid(e.to_string())))
             .collect::<Result<Vec<_>, _>>()?;
         let boundary = mcp::boundary(&self.inner.root, folder);
-        Ok(mcp::mount(&self.inner.root, folder, extra, boundary.as_ref().map_err(String::as_str), self.secrets(), handle))
+        Ok(mcp::mount(
+            &self.inner.root,
+            folder,
+            extra,
+            boundary.as_ref().map_err(String::as_str),
+            self.secrets(),
+            handle,
+        ))
     }
 
     /// The doctor's rows: every capability `folio_host::probe_doctor` checks, then one row per MCP

@@ -106,10 +106,16 @@ pub fn lock_turn(state_dir: &Path, folder: &Path, shell: Shell) -> Result<TurnLo
             let mut text = String::new();
             let _ = file.read_to_string(&mut text);
             let who = match serde_json::from_str::<Holder>(&text) {
-                Ok(h) => format!("{} (pid {}) has been running a turn there since {}", h.shell.describe(), h.pid, clock(h.since)),
+                Ok(h) => format!(
+                    "{} (pid {}) has been running a turn there since {}",
+                    h.shell.describe(),
+                    h.pid,
+                    clock(h.since)
+                ),
                 Err(_) => "another Folio process is starting a turn there".to_owned(),
             };
-            let way = serde_json::from_str::<Holder>(&text).map(|h| h.shell.way_out()).unwrap_or("wait for it to finish");
+            let way =
+                serde_json::from_str::<Holder>(&text).map(|h| h.shell.way_out()).unwrap_or("wait for it to finish");
             return Err(WorkspaceError::Busy(format!(
                 "the agent is already working in {}: {who} — {way}, then ask again (nothing was sent or saved for this request)",
                 folder.display()
@@ -119,7 +125,11 @@ pub fn lock_turn(state_dir: &Path, folder: &Path, shell: Shell) -> Result<TurnLo
     }
     let holder = Holder { pid: std::process::id(), shell, since: now_secs() };
     let text = serde_json::to_string(&holder).unwrap_or_default();
-    file.set_len(0).and_then(|()| file.rewind()).and_then(|()| file.write_all(text.as_bytes())).and_then(|()| file.flush()).map_err(io)?;
+    file.set_len(0)
+        .and_then(|()| file.rewind())
+        .and_then(|()| file.write_all(text.as_bytes()))
+        .and_then(|()| file.flush())
+        .map_err(io)?;
     Ok(TurnLock { file, path })
 }
 

@@ -127,8 +127,9 @@ impl Settings {
     /// `FOLIO_PROVIDER` is refused, naming the ones Folio knows.
     pub fn defaults() -> Result<Settings, WorkspaceError> {
         let provider = match env("FOLIO_PROVIDER") {
-            Some(name) => ProviderName::parse(&name)
-                .map_err(|e| WorkspaceError::Invalid(format!("FOLIO_PROVIDER: {e}")))?,
+            Some(name) => {
+                ProviderName::parse(&name).map_err(|e| WorkspaceError::Invalid(format!("FOLIO_PROVIDER: {e}")))?
+            }
             None => ProviderName::Anthropic,
         };
         Ok(Settings {
@@ -264,7 +265,12 @@ mod tests {
             script_budget_ms: 2_000,
         };
         assert_eq!(Overrides::default().apply(stored.clone()).unwrap(), stored);
-        let o = Overrides { model: Some("m2".into()), max_turns: Some(9), vision: Some("off".into()), ..Default::default() };
+        let o = Overrides {
+            model: Some("m2".into()),
+            max_turns: Some(9),
+            vision: Some("off".into()),
+            ..Default::default()
+        };
         let s = o.apply(stored.clone()).unwrap();
         assert_eq!((s.model.as_str(), s.max_turns, s.vision_model.as_str()), ("m2", 9, ""));
         let o = Overrides { provider: Some(ProviderName::Ollama), ..Default::default() };

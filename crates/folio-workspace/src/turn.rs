@@ -107,6 +107,11 @@ impl LineBudget {
         }
     }
 
+    /// Console lines shown in the current call so far.
+    pub fn shown(&self) -> usize {
+        self.shown
+    }
+
     /// The line that counts the dropped ones, once, when a call finishes.
     pub fn summary(&mut self) -> Option<AgentEvent> {
         if self.dropped == 0 {
@@ -174,11 +179,9 @@ impl Folder {
                 ));
             }
         };
-        let mut conversation = folio_agent::conversation_from_stored(
-            &id,
-            store.messages(&id).map_err(conversation_error)?,
-        )
-        .map_err(WorkspaceError::Conversation)?;
+        let mut conversation =
+            folio_agent::conversation_from_stored(&id, store.messages(&id).map_err(conversation_error)?)
+                .map_err(WorkspaceError::Conversation)?;
         let title = store.conversation(&id).map(|c| c.title).unwrap_or_default();
         on_event(TurnEvent::Started { conversation_id: id.clone(), title });
         // A store that fails mid-turn does not stop the work; the first failure is said at the end.
@@ -190,7 +193,8 @@ impl Folder {
             on_event(TurnEvent::User { text: text.clone() });
         }
         let env = self.environment().clone();
-        let tools = EnvTools::new(env.clone(), self.events().clone()).with_boundary(boundary).with_conversation(id.clone());
+        let tools =
+            EnvTools::new(env.clone(), self.events().clone()).with_boundary(boundary).with_conversation(id.clone());
         // Lines printed by runs before this turn are not this turn's.
         drop(tools.drain_events());
         let agent = Agent::new(

@@ -2,6 +2,7 @@
 
 use std::sync::Mutex;
 
+use folio_agent::AgentEvent;
 use folio_agent::testing::{Chunk, FakeServer, Reply, openai};
 use serde_json::json;
 
@@ -327,7 +328,7 @@ fn job_progress_passes_throttled_and_apart_from_the_console_line_budget() {
         })
         .collect();
     assert_eq!(passed, [0, 50], "a burst: the first and the last unit");
-    assert_eq!(budget.shown, 0, "job lines do not count as console lines");
+    assert_eq!(budget.shown(), 0, "job lines do not count as console lines");
     let shown = (0..LINES_PER_CALL).filter(|&i| budget.admit(console(i)).is_some()).count();
     assert_eq!(shown, LINES_PER_CALL, "the console keeps its whole budget");
     assert!(budget.summary().is_none());
