@@ -1,8 +1,8 @@
 //! `folio doctor`: whether each capability works on this host, and the command that fixes it
-//! when it does not. Exits 0 only when every required capability passes. The rows are
-//! `folio_host::probe_doctor`'s (the ones the desktop app and `env:render`'s `capabilities()`
-//! show), probed afresh — which also refreshes the doctor cache every start reads — plus the
-//! model provider's key.
+//! when it does not. Exits 0 only when every required capability passes. The rows are the
+//! workspace's (`Workspace::doctor`, the ones the desktop app shows: the capabilities, probed
+//! afresh — which also refreshes the doctor cache every start reads — and an `mcp:` row per
+//! configured server), plus the model provider's key.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,7 +30,7 @@ impl ProviderEnv {
             provider: var("FOLIO_PROVIDER"),
             model: var("FOLIO_MODEL"),
             base_url: var("FOLIO_BASE_URL"),
-            secrets: root.map_or_else(folio_store::Secrets::default, |r| folio_store::Secrets::for_state_root(&r)),
+            secrets: root.map_or_else(folio_store::Secrets::default, |r| folio_workspace::keys::secrets_for(&r)),
         }
     }
 }
@@ -139,7 +139,10 @@ fn provider_row(env: &ProviderEnv) -> doctor::Capability {
 
 pub(crate) fn run(state_dir: Option<PathBuf>, json: bool, render_test: bool) -> Result<ExitCode> {
     let state_dir_for_keys = state_dir.clone();
-    let (mut rows, warnings) = folio_host::probe_doctor(state_dir);
+    // The app's rows: every capability, then one per MCP server in scope (connected afresh).
+    let ws = folio_workspace::Workspace::open(state_dir, folio_workspace::Overrides::default())?;
+    let runtime = crate::flags::runtime()?;
+    let (mut rows, warnings) = ws.doctor(None, runtime.handle());
     for warning in warnings {
         eprintln!("folio: warning: {warning}");
     }

@@ -6,11 +6,13 @@ mod ask;
 mod bench;
 mod changes;
 mod doctor;
+mod flags;
 mod ledger;
 mod mcp;
 mod progress;
 mod provenance;
 mod run;
+mod settings;
 mod verbs;
 
 use std::path::PathBuf;
@@ -78,17 +80,8 @@ enum Command {
     Verbs {
         /// The folder.
         folder: PathBuf,
-        /// A path the agent may read but never change (repeatable).
-        #[arg(long = "read-only", value_name = "PATH")]
-        read_only: Vec<String>,
-        /// Open the whole folder read-only: the agent reads everything, changes nothing in it
-        /// (its scratch space /tmp still works), and nothing becomes pending.
-        #[arg(long)]
-        read_only_folder: bool,
-        /// The run budget of one script, in milliseconds (default 30000): long work that cannot
-        /// finish in it is refused up front, and a script still running at its end is stopped.
-        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1000..=3_600_000))]
-        run_budget_ms: Option<u64>,
+        #[command(flatten)]
+        flags: flags::Flags,
         /// Answers for ask_user, in order: a JSON list of strings (or one answer per line).
         #[arg(long, value_name = "FILE")]
         answers: Option<PathBuf>,
@@ -117,15 +110,8 @@ enum Command {
         /// A shorter deadline than the run budget, in milliseconds.
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
-        /// The run budget of one script, in milliseconds (default 30000): long work that cannot
-        /// finish in it is refused up front, and a script still running at its end is stopped.
-        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1000..=3_600_000))]
-        run_budget_ms: Option<u64>,
-
-        /// Open the whole folder read-only: the script reads everything, changes nothing in it
-        /// (its scratch space /tmp still works), and nothing becomes pending.
-        #[arg(long)]
-        read_only_folder: bool,
+        #[command(flatten)]
+        flags: flags::Flags,
         /// Print the run as one JSON object.
         #[arg(long)]
         json: bool,
@@ -154,6 +140,8 @@ enum Command {
         /// Run the script as it is now even though it changed since the record.
         #[arg(long)]
         use_current_script: bool,
+        #[command(flatten)]
+        flags: flags::Flags,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -172,6 +160,11 @@ enum Command {
     /// same list as the app's Settings → Capabilities).
     #[command(subcommand)]
     Mcp(mcp::McpCommand),
+    /// Show or change the stored settings (the app's Settings): provider, model, base URL,
+    /// vision, turn limit, script budget, and a folder's read-only choice. Every subcommand
+    /// applies them unless a flag overrides one.
+    #[command(subcommand)]
+    Settings(settings::SettingsCommand),
     /// Check which capabilities work on this host (PDFium for rendering PDFs, LibreOffice for
     /// Office files, Chromium, ffmpeg, the model provider's key), printing the command that fixes
     /// each one that does not. Exits 1 unless every required capability works.
@@ -194,29 +187,19 @@ fn main() -> ExitCode {
             changes::commit(cli.state_dir, &folder, &paths, &overwrite, json)
         }
         Command::Discard { folder, paths, json } => changes::discard(cli.state_dir, &folder, &paths, json),
-        Command::Verbs { folder, read_only, read_only_folder, run_budget_ms, answers } => {
-            verbs::run(cli.state_dir, &folder, read_only, read_only_folder, run_budget_ms, answers)
-        }
+        Command::Verbs { folder, flags, answers } => verbs::run(cli.state_dir, &folder, &flags, answers),
         Command::Ask(args) => ask::run(cli.state_dir, args),
         Command::Ledger(args) => ledger::run(cli.state_dir, args),
-        Command::Run { folder, script, args, timeout_ms, run_budget_ms, read_only_folder, json } => {
-            run::run(run::RunArgs {
-                state_dir: cli.state_dir,
-                folder,
-                script,
-                args,
-                timeout_ms,
-                run_budget_ms,
-                read_only_folder,
-                json,
-            })
+        Command::Run { folder, script, args, timeout_ms, flags, json } => {
+            run::run(run::RunArgs { state_dir: cli.state_dir, folder, script, args, timeout_ms, flags, json })
         }
         Command::Provenance { folder, path, json } => provenance::show(cli.state_dir, &folder, &path, json),
-        Command::Regenerate { folder, path, use_current_script, json } => {
-            provenance::regen(cli.state_dir, &folder, &path, use_current_script, json)
+        Command::Regenerate { folder, path, use_current_script, flags, json } => {
+            provenance::regen(cli.state_dir, &folder, &path, use_current_script, &flags, json)
         }
         Command::Bench { files, changed } => bench::run(files, changed),
         Command::Mcp(command) => mcp::run(cli.state_dir, command),
+        Command::Settings(command) => settings::run(cli.state_dir, command),
         Command::Doctor { json, render_test } => doctor::run(cli.state_dir, json, render_test),
     };
     match result {

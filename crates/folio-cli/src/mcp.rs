@@ -1,30 +1,12 @@
-//! MCP servers in the CLI: `folio ask --mcp NAME=COMMAND` adds a server for one run on top of
-//! the state root's `mcp.json` (the file Settings → Capabilities writes), and `folio mcp
-//! list|add|remove|test` manages that file. Mounting and its rules are folio-host's
-//! ([`folio_host::mcp`]); secrets come from the same keychain (or key file) as API keys.
+//! `folio mcp list|add|remove|test` manages the state root's `mcp.json` (the file Settings →
+//! Capabilities writes). Mounting — the configured servers plus a command's `--mcp` ones — is
+//! folio-workspace's; secrets come from the same keychain (or key file) as API keys.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, anyhow};
-use folio_host::mcp::{self, Boundary, McpConfig, Mounted, Scope, ServerConfig};
-use folio_store::Secrets;
-
-/// The servers for a run over `folder`: the configured ones in scope, plus `specs` (each
-/// `NAME=COMMAND [ARGS…]` or `NAME=http://…`), mounted on `runtime` under `boundary`.
-pub(crate) fn mount_for_run(
-    state_root: &Path,
-    specs: &[String],
-    folder: &Path,
-    boundary: &Boundary,
-    secrets: &Secrets,
-    runtime: &tokio::runtime::Handle,
-) -> Result<Mounted> {
-    let extra =
-        specs.iter().map(|s| mcp::parse_cli_server(s)).collect::<Result<Vec<_>, _>>().map_err(|e| anyhow!(e))?;
-    let lookup = |reference: &str| secrets.get(reference, None).0.map(|(value, _)| value);
-    Ok(mcp::mount_for_folder(Some(state_root), extra, Some(folder), boundary, &lookup, runtime))
-}
+use folio_host::mcp::{self, Boundary, McpConfig, Scope, ServerConfig};
 
 /// `folio mcp …`.
 #[derive(Debug, clap::Subcommand)]
@@ -100,7 +82,7 @@ pub(crate) fn run(state_dir: Option<PathBuf>, command: McpCommand) -> Result<Exi
             };
             let removed = config.servers.remove(at);
             config.save(&root).map_err(|e| anyhow!(e))?;
-            let secrets = Secrets::for_state_root(&root);
+            let secrets = folio_workspace::keys::secrets_for(&root);
             for reference in removed.secret_references() {
                 let _ = secrets.set(&reference, "");
             }
@@ -111,7 +93,7 @@ pub(crate) fn run(state_dir: Option<PathBuf>, command: McpCommand) -> Result<Exi
             let Some(server) = config.server(&name).cloned() else {
                 return Err(anyhow!("there is no MCP server called {name} — hint: `folio mcp list` shows them"));
             };
-            let secrets = Secrets::for_state_root(&root);
+            let secrets = folio_workspace::keys::secrets_for(&root);
             let lookup = |reference: &str| secrets.get(reference, None).0.map(|(value, _)| value);
             let transport = server.resolve(&lookup).map_err(|e| anyhow!(e))?;
             let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;

@@ -12,7 +12,8 @@ use folio_host::{RegenerateOptions, regenerate};
 /// `folio provenance FOLDER PATH [--json]`. Exits 0 whatever the standing (a stale file is an
 /// answer, not a failure); the JSON's `standing` says which.
 pub(crate) fn show(state_dir: Option<PathBuf>, folder: &Path, path: &str, json: bool) -> Result<ExitCode> {
-    let env = crate::run::open(state_dir, folder, false, None)?;
+    let opened = crate::run::open(state_dir, folder, &crate::flags::Flags::default(), folio_workspace::Asking::Absent)?;
+    let env = opened.env();
     let known = env.provenance(path)?;
     if json {
         println!("{}", serde_json::to_string(&known)?);
@@ -31,10 +32,11 @@ pub(crate) fn regen(
     folder: &Path,
     path: &str,
     use_current_script: bool,
+    flags: &crate::flags::Flags,
     json: bool,
 ) -> Result<ExitCode> {
-    let env = crate::run::open(state_dir, folder, false, None)?;
-    let done = regenerate(&env, path, RegenerateOptions { use_current_script })?;
+    let opened = crate::run::open(state_dir, folder, flags, folio_workspace::Asking::Absent)?;
+    let done = regenerate(opened.env(), path, RegenerateOptions { use_current_script })?;
     if json {
         println!("{}", serde_json::to_string(&done)?);
         return Ok(ExitCode::SUCCESS);

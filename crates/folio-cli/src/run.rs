@@ -8,7 +8,6 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use folio_env::Environment;
-use folio_host::{Host, Seams};
 
 /// What `folio run` was asked.
 pub(crate) struct RunArgs {
@@ -17,8 +16,7 @@ pub(crate) struct RunArgs {
     pub script: String,
     pub args: Option<String>,
     pub timeout_ms: Option<u64>,
-    pub run_budget_ms: Option<u64>,
-    pub read_only_folder: bool,
+    pub flags: crate::flags::Flags,
     pub json: bool,
 }
 
@@ -34,32 +32,42 @@ fn parse_args(raw: Option<&str>) -> Result<serde_json::Value> {
     Ok(value)
 }
 
+/// A folder opened for one command, with the runtime its MCP servers and vision client run on
+/// (dropped after the folder).
+pub(crate) struct Opened {
+    pub folder: folio_workspace::Folder,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Opened {
+    pub fn env(&self) -> &Environment {
+        self.folder.environment()
+    }
+}
+
+/// Opens `folder` as `folio run`, `verbs`, `provenance` and `regenerate` do: the stored settings
+/// (script budget, vision, MCP servers, read-only choice) under `flags`, console lines on stderr.
 pub(crate) fn open(
     state_dir: Option<PathBuf>,
     folder: &Path,
-    read_only_folder: bool,
-    run_budget_ms: Option<u64>,
-) -> Result<Environment> {
-    let host = Host::builder().state_dir(state_dir).build()?;
-    let seams = Seams {
+    flags: &crate::flags::Flags,
+    asking: folio_workspace::Asking,
+) -> Result<Opened> {
+    let ws = crate::flags::workspace(state_dir, flags)?;
+    let runtime = crate::flags::runtime()?;
+    let options = folio_workspace::FolderOptions {
         on_progress: Some(crate::progress::listener(crate::progress::Style::detect())),
-        read_only_folder,
-        run_budget_ms,
-        ..Seams::default()
+        asking,
+        ..Default::default()
     };
-    let env = host.open_folder(folder, seams)?;
-    if let Some(recovery) = env.overlay().and_then(|o| o.recovery()) {
-        eprintln!("folio: {recovery}");
-    }
-    for warning in host.warnings().iter().chain(env.warnings()) {
-        eprintln!("folio: warning: {warning}");
-    }
-    Ok(env)
+    let folder = crate::flags::open(&ws, folder, options, &runtime)?;
+    Ok(Opened { folder, _runtime: runtime })
 }
 
 pub(crate) fn run(a: RunArgs) -> Result<ExitCode> {
     let args = parse_args(a.args.as_deref())?;
-    let env = open(a.state_dir, &a.folder, a.read_only_folder, a.run_budget_ms)?;
+    let opened = open(a.state_dir, &a.folder, &a.flags, folio_workspace::Asking::Absent)?;
+    let env = opened.env();
     let report = env.run_script(&a.script, args, a.timeout_ms, None)?;
     if a.json {
         println!("{}", serde_json::to_string(&report)?);

@@ -1,15 +1,16 @@
-//! The conversation runtime: one agent turn at a time per folder, run through the same library
-//! calls as `folio ask` (the folder's environment, `EnvTools` with the session's `HostEvents`, the
-//! provider from the saved settings), every event appended to the store as it happens so the
-//! transcript survives a crash and replays after a restart. Nothing here knows Tauri.
+//! The conversation runtime: one agent turn at a time per folder, run through
+//! `folio_workspace::Folder::turn` exactly as `folio ask` runs it (the saved settings, the
+//! folder's boundary, the turn lock that also excludes a `folio ask` in another process, every
+//! event recorded as it happens so the transcript survives a crash and replays after a restart).
+//! This file keeps the window's side: which turn runs (for Stop and the transcript), its
+//! question's answer, and the mapping to notifications. Nothing here knows Tauri.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use folio_agent::{Agent, AgentConfig, AgentEvent, EnvTools, FinishReason, Message, ModelClient, Tools};
+use folio_agent::FinishReason;
 use folio_store::Store;
-use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::notify::Mapper;
@@ -20,10 +21,13 @@ use crate::session::Session;
 /// Where a turn's notifications go while it runs.
 pub type NotificationSink = Arc<dyn Fn(ConversationNotification) + Send + Sync>;
 
-/// A running turn: which conversation, and the token that stops it.
+/// A running turn: which conversation, the token that stops it, and the event queue its
+/// `ask_user` waits on — kept here so an answer reaches the turn even after the folder's session
+/// was reopened (Settings → Capabilities or Privacy saved while it runs).
 struct Running {
     conversation: String,
     cancel: CancellationToken,
+    events: folio_agent::HostEvents,
 }
 
 /// The app's agent side: the store, the settings and the running turns.
@@ -32,80 +36,13 @@ pub struct AgentHost {
     /// Where the store is, for messages.
     store_path: PathBuf,
     settings: Settings,
+    /// The workspace the turns run through (the same store and keys).
+    workspace: folio_workspace::Workspace,
     running: Mutex<HashMap<PathBuf, Running>>,
 }
 
-/// Console lines kept per tool call: a script that prints in a tight loop would otherwise flood the
-/// store and the webview with millions of rows nobody reads.
-pub const LINES_PER_CALL: usize = 400;
-
-/// Past [`LINES_PER_CALL`], one line per this interval still passes, so the live progress line
-/// keeps moving.
-const LIVE_LINE_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
-
-/// A long job's progress passes at most once per this interval (and always its last unit): each
-/// replaces the one before on the tool row, so more would only grow the stored transcript.
-const JOB_LINE_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
-
-/// Counts a call's console lines, drops those past [`LINES_PER_CALL`] (but for one per
-/// [`LIVE_LINE_EVERY`]) and says how many were dropped when the call finishes. A job's progress
-/// is not console output: it does not count, and passes once per [`JOB_LINE_EVERY`].
-#[derive(Default)]
-struct LineBudget {
-    shown: usize,
-    dropped: usize,
-    last: Option<std::time::Instant>,
-    last_job: Option<std::time::Instant>,
-    script: String,
-}
-
-impl LineBudget {
-    /// The event to record and show, or `None` to drop it.
-    fn admit(&mut self, event: AgentEvent) -> Option<AgentEvent> {
-        match &event {
-            AgentEvent::ScriptProgress { job: Some(job), .. } => {
-                let last_unit = job.done >= job.total;
-                if !last_unit && self.last_job.is_some_and(|t| t.elapsed() < JOB_LINE_EVERY) {
-                    return None;
-                }
-                self.last_job = Some(std::time::Instant::now());
-                Some(event)
-            }
-            AgentEvent::ScriptProgress { script, .. } => {
-                let live = self.last.is_none_or(|t| t.elapsed() >= LIVE_LINE_EVERY);
-                if self.shown >= LINES_PER_CALL && !live {
-                    self.dropped += 1;
-                    self.script.clone_from(script);
-                    return None;
-                }
-                self.shown += 1;
-                self.last = Some(std::time::Instant::now());
-                Some(event)
-            }
-            AgentEvent::ToolCallStarted { .. } => {
-                (self.shown, self.dropped, self.last, self.last_job) = (0, 0, None, None);
-                Some(event)
-            }
-            _ => Some(event),
-        }
-    }
-
-    /// The line that counts the dropped ones, once, when a call finishes.
-    fn summary(&mut self) -> Option<AgentEvent> {
-        if self.dropped == 0 {
-            return None;
-        }
-        let text = format!("… {} more console lines not shown ", self.dropped);
-        self.dropped = 0;
-        Some(AgentEvent::ScriptProgress {
-            run_id: String::new(),
-            script: self.script.clone(),
-            stream: "stdout".to_owned(),
-            text,
-            job: None,
-        })
-    }
-}
+/// Console lines kept per tool call (folio-workspace's cap, which every shell's turn applies).
+pub use folio_workspace::{LINES_PER_CALL, LineBudget};
 
 /// Stops tracking a turn when it ends, however it ends.
 struct TurnGuard<'a> {
@@ -128,10 +65,16 @@ impl AgentHost {
 
     /// As [`AgentHost::open`], with keys in `secrets`.
     pub fn open_with(state_root: &Path, secrets: folio_store::Secrets) -> Result<AgentHost, String> {
+        let workspace = folio_workspace::Workspace::open_with(
+            state_root.to_path_buf(),
+            secrets.clone(),
+            folio_workspace::Overrides::default(),
+        )
+        .map_err(|e| e.to_string())?;
         let store_path = state_root.join("folio.sqlite");
-        let store = Arc::new(Store::open(&store_path).map_err(|e| e.to_string())?);
+        let store = workspace.store().clone();
         let settings = Settings::with_secrets(store.clone(), secrets);
-        Ok(AgentHost { store, store_path, settings, running: Mutex::new(HashMap::new()) })
+        Ok(AgentHost { store, store_path, settings, workspace, running: Mutex::new(HashMap::new()) })
     }
 
     /// The settings.
@@ -197,103 +140,52 @@ impl AgentHost {
     ) -> Result<ConversationSendResponse, String> {
         let text = params.text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
         let folder = session.folder().to_path_buf();
+        if params.conversation_id.is_none() && text.is_none() {
+            return Err("there is nothing to send — type a request first".to_owned());
+        }
+        // A provider the saved settings cannot make is refused with the dialog's fix.
         let saved = self.settings.load();
-        // Everything that can fail before the turn starts fails here, with its fix, before the
-        // person's request is stored.
-        let provider = super::settings::off_runtime(|| self.settings.provider(&saved, None))??;
-        // The folder's boundary, as stored now: local-only refuses a provider off this machine
-        // here, before a conversation is created or a connection opened (the client asks again
-        // before every request), and the tools refuse the never-send paths.
-        let boundary = self.boundary(&folder)?;
-        boundary
-            .check_url(folio_boundary::Crossing::Provider(&saved.provider), &provider.base_url)
-            .map_err(|e| e.to_string())?;
-        let client = ModelClient::new(provider).map_err(|e| e.to_string())?.with_boundary(boundary.clone());
+        super::settings::off_runtime(|| self.settings.provider(&saved, None))??;
         let cancel = CancellationToken::new();
-        // The busy check comes before a new conversation is created, so a refused send leaves none.
-        let id = {
+        // This window's own turn is refused first, with its Stop; a turn in another process is
+        // refused by the workspace's turn lock, naming it.
+        {
             let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
             if running.contains_key(&folder) {
                 return Err(
                     "the agent is still working in this folder — wait for it to finish, or press Stop (Esc)".to_owned()
                 );
             }
-            let id = match (params.conversation_id, &text) {
-                (Some(id), _) => {
-                    let info = self.store.conversation(&id).map_err(|e| e.to_string())?;
-                    if Path::new(&info.folder) != folder {
-                        return Err(format!(
-                            "conversation {id} belongs to {}, not the open folder {} — open that folder to continue it, or start a new conversation",
-                            info.folder,
-                            folder.display()
-                        ));
-                    }
-                    id
-                }
-                (None, Some(text)) => self.store.create_conversation(&folder, text).map_err(|e| e.to_string())?,
-                (None, None) => return Err("there is nothing to send — type a request first".to_owned()),
-            };
-            running.insert(folder.clone(), Running { conversation: id.clone(), cancel: cancel.clone() });
-            id
-        };
+            let events = session.agent_events().clone();
+            running.insert(folder.clone(), Running { conversation: String::new(), cancel: cancel.clone(), events });
+        }
         let _guard = TurnGuard { host: self, folder: folder.clone() };
-        let mut conversation =
-            folio_agent::conversation_from_stored(&id, self.store.messages(&id).map_err(|e| e.to_string())?)?;
-        let title = self.store.conversation(&id).map(|c| c.title).unwrap_or_default();
-        sink(ConversationNotification::Started { conversation_id: id.clone(), title });
-        // A store that fails mid-turn does not stop the work; the first failure is said at the end.
-        let mut store_failure: Option<String> = None;
-        if let Some(text) = &text {
-            if let Err(e) = self.store.append_event(&id, &json!({"type": "user", "text": text})) {
-                store_failure.get_or_insert(e.to_string());
-            }
-            sink(ConversationNotification::User { text: text.clone() });
-        }
-
-        let env = session.environment().clone();
-        let tools = EnvTools::new(env.clone(), session.agent_events().clone())
-            .with_boundary(boundary)
-            .with_conversation(id.clone());
-        // Lines printed by catalogue runs before this turn are not this turn's.
-        drop(tools.drain_events());
-        let agent = Agent::new(
-            client,
-            Arc::new(tools),
-            AgentConfig {
-                system: folio_agent::system_prompt(&folio_env::preamble(&env)),
-                max_turns: saved.max_turns.max(1),
-                ..AgentConfig::default()
-            },
+        let turn = folio_workspace::Folder::from_parts(
+            self.workspace.clone(),
+            session.environment().clone(),
+            session.agent_events().clone(),
+            session.read_only(),
+            folio_workspace::Shell::App,
         );
-        let store = self.store.clone();
+        let request = folio_workspace::TurnRequest { conversation: params.conversation_id, text };
         let mut mapper = Mapper::default();
-        let mut lines = LineBudget::default();
-        let mut record = |event: AgentEvent| {
-            let value = serde_json::to_value(&event).unwrap_or(Value::Null);
-            if let Err(e) = store.record_event(&id, &value) {
-                store_failure.get_or_insert(e.to_string());
+        let mut on_event = |event: folio_workspace::TurnEvent| match event {
+            folio_workspace::TurnEvent::Started { conversation_id, title } => {
+                if let Some(r) = self.running.lock().unwrap_or_else(PoisonError::into_inner).get_mut(&folder) {
+                    r.conversation.clone_from(&conversation_id);
+                }
+                sink(ConversationNotification::Started { conversation_id, title });
             }
-            if let Some(notification) = mapper.map(&event) {
-                sink(notification);
-            }
-        };
-        let mut on_event = |event: AgentEvent| {
-            if matches!(event, AgentEvent::ToolCallFinished { .. })
-                && let Some(dropped) = lines.summary()
-            {
-                record(dropped);
-            }
-            if let Some(event) = lines.admit(event) {
-                record(event);
+            folio_workspace::TurnEvent::User { text } => sink(ConversationNotification::User { text }),
+            folio_workspace::TurnEvent::Agent(event) => {
+                if let Some(notification) = mapper.map(&event) {
+                    sink(notification);
+                }
             }
         };
-        let result = agent.run(&mut conversation, text.map(Message::user), &cancel, &mut on_event).await;
-        let messages: Vec<Value> =
-            conversation.messages.iter().map(|m| serde_json::to_value(m).unwrap_or(Value::Null)).collect();
-        if let Err(e) = self.store.save_messages(&id, &messages) {
-            store_failure.get_or_insert(e.to_string());
-        }
-        if let Some(failure) = store_failure {
+        let outcome = turn.turn(request, &cancel, &mut on_event).await.map_err(|e| e.to_string())?;
+        let (id, result) = (outcome.conversation_id, outcome.result);
+        if let Some(failure) = outcome.store_failure {
             sink(ConversationNotification::Error {
                 message: format!(
                     "part of this conversation was not saved ({failure}) — it will not replay completely after a restart; check that the state directory is writable"
@@ -314,9 +206,13 @@ impl AgentHost {
         Ok(ConversationSendResponse { conversation_id: id, end })
     }
 
-    /// Answers the agent's waiting question in `session`'s folder.
+    /// Answers the agent's waiting question in `session`'s folder: through the running turn's own
+    /// event queue (the session may have been reopened since the turn started), else the session's.
     pub fn answer(&self, session: &Session, params: ConversationAnswerParams) -> Result<(), String> {
-        if session.agent_events().answer(params.question_id, params.answer) {
+        let turn_events =
+            self.running.lock().unwrap_or_else(PoisonError::into_inner).get(session.folder()).map(|r| r.events.clone());
+        let events = turn_events.unwrap_or_else(|| session.agent_events().clone());
+        if events.answer(params.question_id, params.answer) {
             Ok(())
         } else {
             Err("that question is no longer waiting (the turn ended or was stopped) — send your answer as a new message"

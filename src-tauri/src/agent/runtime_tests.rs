@@ -2,6 +2,7 @@
 
 use std::sync::Mutex;
 
+use folio_agent::AgentEvent;
 use folio_agent::testing::{Chunk, FakeServer, Reply, openai};
 use serde_json::json;
 
@@ -327,8 +328,48 @@ fn job_progress_passes_throttled_and_apart_from_the_console_line_budget() {
         })
         .collect();
     assert_eq!(passed, [0, 50], "a burst: the first and the last unit");
-    assert_eq!(budget.shown, 0, "job lines do not count as console lines");
+    assert_eq!(budget.shown(), 0, "job lines do not count as console lines");
     let shown = (0..LINES_PER_CALL).filter(|&i| budget.admit(console(i)).is_some()).count();
     assert_eq!(shown, LINES_PER_CALL, "the console keeps its whole budget");
     assert!(budget.summary().is_none());
+}
+
+/// Saving settings while a turn waits in `ask_user` replaces the folder's session (the folder is
+/// reopened with them); the answer given through the new session still reaches the waiting turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_reaches_the_waiting_turn_after_settings_reopened_the_folder() {
+    let server = FakeServer::start(vec![
+        Reply::sse(openai("", &[("q1", "ask_user", json!({"question": "Which quarter?"}))], 10)),
+        Reply::sse(openai("Q2 it is.", &[], 10)),
+    ])
+    .await
+    .unwrap();
+    let f = fixture(&server);
+    let (sink, seen) = collect();
+    let (host, session) = (f.host.clone(), f.session.clone());
+    let turn = tokio::spawn(async move {
+        let params = ConversationSendParams { conversation_id: None, text: Some("total a quarter".into()) };
+        host.send(session, params, sink).await
+    });
+    let started = std::time::Instant::now();
+    let id = loop {
+        let asked = seen.lock().unwrap().iter().find_map(|n| match n {
+            ConversationNotification::Ask { id, .. } => Some(*id),
+            _ => None,
+        });
+        if let Some(id) = asked {
+            break id;
+        }
+        assert!(started.elapsed().as_secs() < 20, "the question never came");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    // Settings saved while the turn waits, and the folder reopened with them: a new session.
+    let settings = AgentSettings { max_turns: 9, ..f.host.settings().load() };
+    f.host.settings().save(SettingsSaveParams { settings, api_key: None }).unwrap();
+    let reopened = Arc::new(Session::open(f.folder.path(), Some(f.state.path().to_path_buf())).unwrap());
+    f.host.answer(&reopened, ConversationAnswerParams { question_id: id, answer: Some("Q2".into()) }).unwrap();
+    let reply = tokio::time::timeout(std::time::Duration::from_secs(20), turn).await.unwrap().unwrap().unwrap();
+    assert_eq!(reply.end, TurnEnd::Done);
+    let answered = server.requests()[1].body.to_string();
+    assert!(answered.contains("Q2"), "the answer reached the model: {answered}");
 }

@@ -35,11 +35,7 @@ pub fn off_runtime<T: Send>(job: impl FnOnce() -> T + Send) -> Result<T, String>
 /// none runs — or only that file when `FOLIO_NO_KEYCHAIN` is set (tests that save a fake key
 /// must never overwrite the person's real one in their keychain).
 pub fn secrets_for(root: &std::path::Path) -> Secrets {
-    if env("FOLIO_NO_KEYCHAIN").is_some() {
-        Secrets::file_only(&root.join("keys.json"))
-    } else {
-        Secrets::for_state_root(root)
-    }
+    folio_workspace::keys::secrets_for(root)
 }
 
 fn env(name: &str) -> Option<String> {
@@ -199,13 +195,7 @@ impl Settings {
 /// Refuses a script run budget outside [`SCRIPT_BUDGET_MIN_MS`]..=[`SCRIPT_BUDGET_MAX_MS`],
 /// naming the bounds.
 pub fn check_script_budget(ms: u64) -> Result<(), String> {
-    if (SCRIPT_BUDGET_MIN_MS..=SCRIPT_BUDGET_MAX_MS).contains(&ms) {
-        return Ok(());
-    }
-    Err(format!(
-        "the script run budget must be between 1 s and 30 min ({SCRIPT_BUDGET_MIN_MS}–{SCRIPT_BUDGET_MAX_MS} ms), got {} — 30 s is the default",
-        folio_budget::duration_words(ms)
-    ))
+    folio_workspace::check_script_budget(ms).map_err(|e| e.to_string())
 }
 
 /// The script run budget for a folder about to open, from the saved setting; the default, and

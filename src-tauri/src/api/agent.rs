@@ -36,7 +36,7 @@ pub struct AgentSettings {
     /// The run budget: model calls per request before the agent stops and offers Continue.
     pub max_turns: u32,
     /// The script run budget: the wall-clock milliseconds one script run may take (the agent's
-    /// and the catalogue's alike), from 1 s to 30 min; 30 s when never saved. Applies to folders
+    /// and the catalogue's alike), from 1 s to 60 min; 30 s when never saved. Applies to folders
     /// opened after it is saved.
     #[serde(default = "default_script_budget_ms")]
     #[ts(type = "number")]
@@ -44,11 +44,11 @@ pub struct AgentSettings {
 }
 
 /// The script run budget when none was saved: 30 s, as `folio run`'s.
-pub const DEFAULT_SCRIPT_BUDGET_MS: u64 = 30_000;
-/// The smallest script run budget the settings accept: 1 s.
-pub const SCRIPT_BUDGET_MIN_MS: u64 = 1_000;
-/// The largest script run budget the settings accept: 30 min.
-pub const SCRIPT_BUDGET_MAX_MS: u64 = 30 * 60_000;
+pub const DEFAULT_SCRIPT_BUDGET_MS: u64 = folio_workspace::DEFAULT_SCRIPT_BUDGET_MS;
+/// The smallest script run budget the settings accept (folio-workspace's bound).
+pub const SCRIPT_BUDGET_MIN_MS: u64 = folio_workspace::SCRIPT_BUDGET_MIN_MS;
+/// The largest script run budget the settings accept (folio-workspace's bound).
+pub const SCRIPT_BUDGET_MAX_MS: u64 = folio_workspace::SCRIPT_BUDGET_MAX_MS;
 
 fn default_script_budget_ms() -> u64 {
     DEFAULT_SCRIPT_BUDGET_MS

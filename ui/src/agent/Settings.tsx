@@ -164,11 +164,11 @@ export function Settings(props: { onClose: () => void; onPrivacyChanged?: () => 
           onValue={(v) => set({ maxTurns: Math.max(1, parseInt(v, 10) || 1) })}
         />
         <TextField
-          label="Script run budget (seconds per script run, 1 to 1800)"
+          label="Script run budget (seconds per script run, 1 to 3600)"
           id="settings-script-budget"
           type="number"
           min={1}
-          max={1800}
+          max={3600}
           step="any"
           value={form.scriptBudgetMs / 1000}
           onValue={(v) => {

@@ -45,7 +45,7 @@ visionModel: string,
 maxTurns: number, 
 /**
  * The script run budget: the wall-clock milliseconds one script run may take (the agent's
- * and the catalogue's alike), from 1 s to 30 min; 30 s when never saved. Applies to folders
+ * and the catalogue's alike), from 1 s to 60 min; 30 s when never saved. Applies to folders
  * opened after it is saved.
  */
 scriptBudgetMs: number, };
