@@ -83,5 +83,5 @@ export default async function main() {
     assert!(v["r"]["note"].as_str().unwrap().contains("rejected"), "{}", v["r"]["note"]);
     assert!(v["bad"].as_str().unwrap().contains("'accept', 'reject' or 'markup'"), "{}", v["bad"]);
     assert_eq!(v["d"]["review"]["moves"], json!(1));
-    assert_eq!(v["d"]["words"], json!(17), "{}", v["d"]);
+    assert_eq!(v["d"]["words"], json!(16), "{}", v["d"]);
 }
