@@ -22,6 +22,8 @@ export interface ChartSpec {
   title?: string; categories?: string[] | string;
   series: { name: string; values: number[] | string; x?: number[] | string; type?: 'bar' | 'line'; axis?: 'primary' | 'secondary' }[];
   horizontal?: boolean; stacked?: boolean; xTitle?: string; yTitle?: string;
+  /** The value axis minimum; bars and areas whose values are all ≥ 0 start at 0 unless this says otherwise. */
+  yMin?: number;
   legend?: 'bottom' | 'right' | 'none'; numberFormat?: string;
   /** Top-left cell of the chart ("F2"); default: right of the data. */
   at?: string; width?: number; height?: number;

@@ -156,3 +156,95 @@ fn without_libreoffice_recalculate_is_refused_with_the_install_command() {
         "{msg}"
     );
 }
+
+#[test]
+fn an_empty_string_an_error_or_a_boolean_is_a_cached_value_not_uncached() {
+    let Some(_) = soffice() else { return };
+    let tree = Arc::new(MemTree::new());
+    let out = run_in(
+        &tree,
+        r#"
+    import { create, recalculate, check } from 'env:spreadsheets';
+    export default async function () {
+        const made = await create('/out/e.xlsx', { sheets: [ { name: 'S', rows: [
+            ['n', 'size', 'flag', 'err', 'later'],
+            [3, '=IF(A2>5,"big","")', '=A2>1', '=1/0', '=VLOOKUP(3,A2:A3,1,FALSE)'],
+            [9, '=IF(A3>5,"big","")', '=A3<1', '=A3/0', '=TEXT(A3,"0.0")'],
+        ] } ] });
+        const before = await check('/out/e.xlsx');
+        const after = await recalculate('/out/e.xlsx');
+        return { made, before, after, again: await check('/out/e.xlsx') };
+    }"#,
+    )
+    .unwrap();
+    // VLOOKUP and TEXT are not computed by create: those two, and only those, are uncached.
+    assert_eq!(out["before"]["uncachedCount"], 2, "{}", out["before"]);
+    let cells: Vec<&str> =
+        out["before"]["uncached"].as_array().unwrap().iter().map(|c| c["cell"].as_str().unwrap()).collect();
+    assert_eq!(cells, ["E2", "E3"], "{}", out["before"]);
+    assert_eq!(out["before"]["errorCount"], 2, "{}", out["before"]);
+    // After LibreOffice computed everything, nothing is uncached — B2's "" included.
+    assert_eq!(out["again"]["uncachedCount"], 0, "{}", out["again"]);
+    assert_eq!(out["again"]["errorCount"], 2, "{}", out["again"]);
+}
+
+/// Set in the two child processes of the next test: the workbook each recalculates.
+const CHILD: &str = "FOLIO_TEST_RECALC_CHILD";
+
+#[test]
+fn two_processes_recalculate_the_same_workbook_at_the_same_moment() {
+    let Some(_) = soffice() else { return };
+    if let Some(path) = std::env::var_os(CHILD) {
+        // A child: recalculate the workbook on disk through a real script and say how it went.
+        let tree = Arc::new(MemTree::new());
+        tree.write(&vp("/in/b.xlsx"), &std::fs::read(&path).unwrap()).unwrap();
+        let out = run_in(
+            &tree,
+            r#"import { recalculate, check } from 'env:spreadsheets';
+            export default async function () {
+                const r = await recalculate('/in/b.xlsx').catch(e => ({ failed: String(e) }));
+                return { r, c: await check('/in/b.xlsx') };
+            }"#,
+        );
+        println!("CHILD-RESULT {}", json!(out.map_err(|e| e.to_string())));
+        return;
+    }
+    let tree = Arc::new(MemTree::new());
+    run_in(
+        &tree,
+        r#"import { create } from 'env:spreadsheets';
+        export default async function () {
+            return await create('/out/b.xlsx', { sheets: [ { name: 'S', rows: [
+                ['n', 'text'], [1, '=TEXT(A2,"0.00")'], [2, '=TEXT(A3,"0.00")'], ['=SUM(A2:A3)', '=VLOOKUP(2,A2:B3,2,FALSE)'] ] } ] });
+        }"#,
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = on_disk(&dir, "b.xlsx", &tree.read(&vp("/out/b.xlsx")).unwrap());
+    let me = std::env::current_exe().unwrap();
+    let name = "suite::recalc::two_processes_recalculate_the_same_workbook_at_the_same_moment";
+    let children: Vec<_> = (0..2)
+        .map(|_| {
+            std::process::Command::new(&me)
+                .args([name, "--exact", "--nocapture", "--test-threads=1"])
+                .env(CHILD, &file)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for (i, child) in children.into_iter().enumerate() {
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let line = text
+            .lines()
+            .find_map(|l| l.split_once("CHILD-RESULT ").map(|(_, r)| r))
+            .unwrap_or_else(|| panic!("child {i} said nothing: {text}\n{}", String::from_utf8_lossy(&out.stderr)));
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let ok = &v["Ok"];
+        assert_eq!(ok["r"]["recalculated"], true, "child {i}: {v}");
+        assert_eq!(ok["c"]["uncachedCount"], 0, "child {i}: {v}");
+        assert_eq!(ok["c"]["ok"], true, "child {i}: {v}");
+    }
+}
