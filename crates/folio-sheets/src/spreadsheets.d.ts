@@ -80,7 +80,7 @@ export interface CheckResult {
   ok: boolean; formulas: number;
   errorCount: number; errors: { sheet: string; cell: string; error: string; formula: string | null }[];
   uncachedCount: number; uncached: { sheet: string; cell: string; formula: string | null }[];
-  hint?: string; recalculated?: boolean;
+  hint?: string; recalculated?: boolean; changedCells?: number;
 }
 
 /** Format, size, and each sheet's records, columns, headers and a sample. */
