@@ -56,7 +56,7 @@ export namespace docx {
   /** Paragraphs, words, characters, headings, tables and a preview. */
   function describe(path: string): Promise<{ path: string; format: 'docx'; bytes: number; paragraphs: number; words: number; characters: number; headings: { level: number; text: string }[]; tables: number; preview: string }>;
   /** The body's text, one paragraph a line. */
-  function extractText(path: string): Promise<{ paragraphs: number; characters: number; text: string }>;
+  function extractText(path: string, opts?: { changes?: 'accept' | 'reject' | 'markup' }): Promise<{ paragraphs: number; characters: number; text: string; review: { insertions: number; deletions: number; moves: number; formatting: number; comments: number; footnotes: number; endnotes: number }; comments?: { author: string; text: string }[]; footnotes?: string[]; endnotes?: string[]; note?: string }>;
   /** Literal, case-sensitive replacement within paragraphs (across runs); untouched parts copied as they were. Throws when nothing matched. */
   function replaceText(path: string, pairs: Record<string, string> | { find: string; replace: string }[], opts?: { output?: string; parts?: 'all' | 'body' }): Promise<{ path: string; replacements: number; parts: string[]; unmatched: string[] }>;
 }

@@ -5,7 +5,8 @@
 //! more than 1000× its compressed size — checked while inflating, not trusted from the
 //! header. A password-protected DOCX is not a ZIP at all but an OLE container; it is named as
 //! such. The XML is scanned directly (paragraphs `<w:p>`, text `<w:t>`, tabs and breaks), which
-//! is all describe, extract and replace need.
+//! is all describe, extract and replace need; what tracked changes do to the text is
+//! [`docxtext`]'s business.
 //!
 //! `replaceText` joins the text runs of one paragraph, finds literal, case-sensitive matches,
 //! puts the replacement in the run where a match starts and removes the rest of the match from
@@ -16,6 +17,7 @@ use std::io::{Cursor, Read};
 use serde::Serialize;
 use zip::ZipArchive;
 
+use crate::docxtext::{self, Changes, Extracted, Review};
 use crate::docxwrite::esc;
 use crate::error::{DocsError, Result, invalid};
 
@@ -156,7 +158,7 @@ pub fn unescape(s: &str) -> String {
 }
 
 /// Byte ranges `(start, end)` of each `<w:p>…</w:p>` element.
-fn paragraphs(xml: &str) -> Vec<(usize, usize)> {
+pub(crate) fn paragraphs(xml: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut at = 0;
     while let Some(i) = xml[at..].find("<w:p") {
@@ -212,37 +214,7 @@ fn text_spans(p: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// The visible text of one paragraph element.
-fn paragraph_text(p: &str) -> String {
-    let mut out = String::new();
-    let mut at = 0;
-    let bytes = p.as_bytes();
-    while let Some(i) = p[at..].find('<') {
-        let start = at + i;
-        let rest = &p[start..];
-        if (rest.starts_with("<w:t>") || rest.starts_with("<w:t ")) && !rest.starts_with("<w:t/>") {
-            let Some(e) = rest.find('>') else { break };
-            if bytes[start + e - 1] == b'/' {
-                at = start + e + 1;
-                continue;
-            }
-            let body_start = start + e + 1;
-            let Some(c) = p[body_start..].find("</w:t>") else { break };
-            out.push_str(&unescape(&p[body_start..body_start + c]));
-            at = body_start + c + 6;
-            continue;
-        }
-        if rest.starts_with("<w:tab/>") || rest.starts_with("<w:tab ") {
-            out.push('\t');
-        } else if rest.starts_with("<w:br/>") || rest.starts_with("<w:br ") || rest.starts_with("<w:cr/>") {
-            out.push('\n');
-        }
-        at = start + 1;
-    }
-    out
-}
-
-fn heading_level(p: &str) -> Option<u8> {
+pub(crate) fn heading_level(p: &str) -> Option<u8> {
     let i = p.find("<w:pStyle w:val=\"")?;
     let v = &p[i + 17..];
     let v = &v[..v.find('"')?];
@@ -282,53 +254,40 @@ pub struct DocxSummary {
     pub headings: Vec<Heading>,
     /// Tables.
     pub tables: usize,
-    /// The first 300 characters of text.
+    /// The first 300 characters of text (tracked changes accepted).
     pub preview: String,
-}
-
-/// The body's paragraphs (non-empty) and headings.
-pub fn body(pkg: &mut Package) -> Result<(Vec<String>, Vec<Heading>, usize)> {
-    let xml = pkg.read_text("word/document.xml")?;
-    let mut paras = Vec::new();
-    let mut headings = Vec::new();
-    for (s, e) in paragraphs(&xml) {
-        let p = &xml[s..e];
-        let text = paragraph_text(p);
-        if let Some(level) = heading_level(p).filter(|_| !text.trim().is_empty()) {
-            headings.push(Heading { level, text: text.trim().to_string() });
-        }
-        if !text.trim().is_empty() {
-            paras.push(text);
-        }
-    }
-    let tables = xml.matches("<w:tbl>").count() + xml.matches("<w:tbl ").count();
-    Ok((paras, headings, tables))
+    /// Tracked changes, comments and notes the file carries.
+    pub review: Review,
+    /// One sentence about them, when there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// `docx.describe`.
 pub fn describe(path: &str, bytes: Vec<u8>, cap: u64) -> Result<DocxSummary> {
     let size = bytes.len() as u64;
     let mut pkg = Package::open(path, bytes, cap)?;
-    let (paras, headings, tables) = body(&mut pkg)?;
-    let text = paras.join("\n");
+    let x = docxtext::extract(&mut pkg, Changes::Accept)?;
     Ok(DocxSummary {
         path: path.to_string(),
         format: "docx",
         bytes: size,
-        paragraphs: paras.len(),
-        words: text.split_whitespace().count(),
-        characters: text.chars().count(),
-        headings,
-        tables,
-        preview: text.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(300).collect(),
+        paragraphs: x.paragraphs,
+        words: x.text.split_whitespace().count(),
+        characters: x.characters,
+        headings: x.headings,
+        tables: x.tables,
+        preview: x.text.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(300).collect(),
+        review: x.review,
+        note: x.note,
     })
 }
 
-/// `docx.extractText`: the body's paragraphs joined by newlines.
-pub fn extract(path: &str, bytes: Vec<u8>, cap: u64) -> Result<(usize, String)> {
+/// `docx.extractText`: the body's paragraphs joined by newlines, tracked changes resolved as
+/// `changes` says (see [`docxtext`]).
+pub fn extract(path: &str, bytes: Vec<u8>, cap: u64, changes: Changes) -> Result<Extracted> {
     let mut pkg = Package::open(path, bytes, cap)?;
-    let (paras, _, _) = body(&mut pkg)?;
-    Ok((paras.len(), paras.join("\n")))
+    docxtext::extract(&mut pkg, changes)
 }
 
 /// What `replaceText` did.

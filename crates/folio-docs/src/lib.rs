@@ -17,7 +17,9 @@
 //!   merge, rotate, metadata and AcroForm read/fill; text through PDFium (folio-render's
 //!   `text` module — this crate never links PDFium itself), each page classified.
 //! - **DOCX reading and editing** ([`docxread`]): describe, text, and `replaceText` that
-//!   rewrites only the parts it changed and copies the rest still compressed.
+//!   rewrites only the parts it changed and copies the rest still compressed; text with
+//!   tracked changes accepted, rejected or marked up, comments and notes counted
+//!   ([`docxtext`]).
 //! - **The script layer** ([`modules`], [`handler`]): the `env:documents` native module and
 //!   the `describe`/`ls` handler.
 //!
@@ -35,6 +37,7 @@
 //!   once, so failures leave no partial file.
 
 pub mod docxread;
+pub mod docxtext;
 pub mod docxwrite;
 pub mod error;
 pub mod image;

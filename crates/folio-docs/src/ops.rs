@@ -11,6 +11,7 @@ use folio_render::Renderer;
 use serde_json::{Value, json};
 
 use crate::docxread::{self, DEFAULT_CAP, Parts};
+use crate::docxtext::Changes;
 use crate::error::{DocsError, Result, invalid};
 use crate::spec::{Block, Doc, ImageSource};
 use crate::{docxwrite, pdfops, pdftext, pdfwrite};
@@ -286,8 +287,16 @@ fn docx_describe(call: &Call<'_>, args: &[Value]) -> Result<Value> {
 
 fn docx_extract_text(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let path = arg_str(args, 0, "path")?;
-    let (paragraphs, text) = docxread::extract(path, read(call, path)?, call.cap)?;
-    Ok(json!({"paragraphs": paragraphs, "characters": text.chars().count(), "text": text}))
+    let opts = args.get(1).cloned().unwrap_or(Value::Null);
+    let changes = match opts.get("changes") {
+        None | Some(Value::Null) => Changes::Accept,
+        Some(Value::String(s)) => Changes::parse(s)?,
+        Some(other) => {
+            return Err(invalid!("extractText: changes must be 'accept', 'reject' or 'markup', not {other}"));
+        }
+    };
+    let x = docxread::extract(path, read(call, path)?, call.cap, changes)?;
+    Ok(serde_json::to_value(x).unwrap_or(Value::Null))
 }
 
 fn docx_replace_text(call: &Call<'_>, args: &[Value]) -> Result<Value> {
@@ -318,11 +327,11 @@ fn docx_replace_text(call: &Call<'_>, args: &[Value]) -> Result<Value> {
 }
 
 /// The text of a PDF or DOCX, for grep inside documents: PDF through PDFium (pages joined by
-/// form feeds), DOCX from its body.
+/// form feeds), DOCX from its body with tracked changes accepted.
 pub fn extract_text(renderer: &Renderer, name: &str, bytes: &[u8]) -> Result<String> {
     if bytes.starts_with(b"%PDF") {
         let engine = renderer.pdfium()?;
         return Ok(pdftext::extract(&engine, name, bytes, None)?.text);
     }
-    docxread::extract(name, bytes.to_vec(), DEFAULT_CAP).map(|(_, t)| t)
+    docxread::extract(name, bytes.to_vec(), DEFAULT_CAP, Changes::Accept).map(|x| x.text)
 }

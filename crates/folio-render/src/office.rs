@@ -5,7 +5,8 @@
 //! - One user profile is reused across conversions (a fresh profile costs ~20% more per
 //!   conversion, and the first run initialises it). Conversions on one profile are serialised by a
 //!   process-wide lock, because concurrent `soffice` processes on a shared profile lose to each
-//!   other and exit 0 without output.
+//!   other and exit 0 without output; and each process claims a profile of its own
+//!   ([`default_profile_dir`]), so two Folio processes never share one.
 //! - Each run of `soffice` is supervised ([`folio_budget::child`]): its own process group, a
 //!   timeout that is the shorter of the renderer's and what is left of the run, a memory cap,
 //!   and the whole group killed on any stop — an orphaned `soffice.bin` once kept growing after
@@ -97,9 +98,47 @@ pub fn find_soffice(explicit: Option<&Path>, host: &HostPaths) -> std::result::R
     first_existing(&candidates).map(|c| c.path.clone()).ok_or_else(|| describe_tried(&candidates))
 }
 
-/// The default reused profile directory: `<cache>/folio/libreoffice-profile`.
+/// The profile directory this process reuses: `<cache>/folio/libreoffice/<slot>/libreoffice-profile`.
+///
+/// One profile belongs to one process at a time. A LibreOffice started on a profile another
+/// process's LibreOffice holds does not convert anything: it hands its request to that other
+/// office (or gives up) and exits 0 without output — so the app and any number of `folio`
+/// commands each claim a slot of their own, the first free one, by an exclusive lock on
+/// `<slot>.lock` held for the process's life ([`std::fs::File::try_lock`]; the OS frees it when the
+/// process ends, crash included). Profiles are still reused across runs: the next process takes
+/// the slot (and its warmed-up profile) the last one left. Past [`SLOTS`] busy slots, or where
+/// no lock can be taken, the process gets a profile named by its process id.
 pub fn default_profile_dir() -> PathBuf {
-    dirs::cache_dir().unwrap_or_else(std::env::temp_dir).join("folio").join("libreoffice-profile")
+    slot_dir().join("libreoffice-profile")
+}
+
+/// How many reusable profile slots there are.
+pub const SLOTS: u32 = 32;
+
+fn slot_dir() -> PathBuf {
+    static SLOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    SLOT.get_or_init(|| {
+        let root = dirs::cache_dir().unwrap_or_else(std::env::temp_dir).join("folio").join("libreoffice");
+        if std::fs::create_dir_all(&root).is_ok() {
+            for n in 0..SLOTS {
+                let Ok(file) = std::fs::File::options()
+                    .create(true)
+                    .truncate(false)
+                    .write(true)
+                    .open(root.join(format!("{n}.lock")))
+                else {
+                    break;
+                };
+                if file.try_lock().is_ok() {
+                    // Held until the process ends.
+                    std::mem::forget(file);
+                    return root.join(n.to_string());
+                }
+            }
+        }
+        root.join(format!("pid-{}", std::process::id()))
+    })
+    .clone()
 }
 
 /// Converts the Office document `bytes` (called `name`, whose extension tells LibreOffice the

@@ -286,7 +286,15 @@ const STOPPED: &str =
 const RETRY_ROOM: Duration = Duration::from_secs(20);
 
 fn stopped_while_converting(result: &Result<ChildOutcome>) -> bool {
-    matches!(result, Err(RenderError::OfficeFailed { detail, .. }) if detail == STOPPED)
+    matches!(result, Err(RenderError::OfficeFailed { detail, .. }) if detail.starts_with(STOPPED))
+}
+
+/// The last non-empty line of an instance's log, or what stands in for it.
+fn last_log_line(log: &Path) -> String {
+    std::fs::read_to_string(log)
+        .ok()
+        .and_then(|t| t.lines().rev().find(|l| !l.trim().is_empty()).map(|l| l.trim().chars().take(300).collect()))
+        .unwrap_or_else(|| "(it wrote nothing)".to_string())
 }
 
 /// The same command again (program, arguments, environment, directory; no input or output, as
@@ -500,17 +508,25 @@ fn convert(
                 Ok(None) => {}
                 Ok(Some(office)) => {
                     let took = client.kill(ChildEnd::Cancelled).took;
+                    let log = instance.as_ref().map(|i| last_log_line(&i.dir.join("office.log"))).unwrap_or_default();
                     if let Some(i) = instance {
                         i.stop(profile);
                     }
+                    let how = match &office.end {
+                        ChildEnd::Exited(status) => match status.code() {
+                            Some(code) => format!("exit status {code}"),
+                            None => format!("{status}"),
+                        },
+                        other => format!("{other:?}"),
+                    };
                     let result = match office.end {
                         ChildEnd::OverMemory => {
                             Ok(ChildOutcome { end: ChildEnd::OverMemory, peak_bytes: office.peak_bytes, took })
                         }
                         _ => Err(RenderError::OfficeFailed {
                             path: name.to_string(),
-                            detail: STOPPED.into(),
-                            fix: "the document may be damaged or hit a LibreOffice bug: open it in an Office application, re-save it and render the copy".into(),
+                            detail: format!("{STOPPED} ({how}; LibreOffice's last log line: {log})"),
+                            fix: "this is a LibreOffice crash, not a verdict on the document: try again; if it crashes on this file every time, run folio doctor and report the log line".into(),
                         }),
                     };
                     return (result, None);

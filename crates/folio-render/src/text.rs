@@ -10,6 +10,9 @@ use pdfium_render::prelude::*;
 use crate::error::{RenderError, Result};
 use crate::pdf::PdfEngine;
 
+/// A rectangle holding every point a page can place text at, in any orientation.
+const EVERYWHERE: PdfRect = PdfRect::new_from_values(-1.0e6, -1.0e6, 1.0e6, 1.0e6);
+
 /// One page's text and what it paints.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageText {
@@ -53,7 +56,10 @@ pub fn page_texts(
             path: name.to_string(),
             detail: format!("page {n} cannot be loaded: {e}"),
         })?;
-        let text = page.text().map(|t| t.all()).unwrap_or_default();
+        // Not `all()`: it bounds the text by the page's size, which on a page with /Rotate 90
+        // or 270 is the rotated box, so a strip of the page's own text falls outside (a
+        // copier scan's OCR layer lost its heading and first lines). Every text object counts.
+        let text = page.text().map(|t| t.inside_rect(EVERYWHERE)).unwrap_or_default();
         let images = page.objects().iter().filter(|o| o.object_type() == PdfPageObjectType::Image).count() as u32;
         out.push(PageText { page: n, text, images, size: [page.width().value, page.height().value] });
         if !step(out.len() as u64) {

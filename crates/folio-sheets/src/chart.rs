@@ -52,7 +52,16 @@ fn range(v: &Value, what: &str, place: &mut dyn FnMut(&[Value]) -> String) -> Re
 }
 
 /// Builds the chart of `spec`; `place` writes literal values somewhere and returns their range.
-pub fn build(spec: &Value, place: &mut dyn FnMut(&[Value]) -> String) -> Result<Placed> {
+///
+/// `may_be_negative` answers for a range reference whether any of its cells may hold a
+/// negative number (a formula counts as "may"): the value axis of bars and areas is pinned at
+/// zero only when none may, so no program that draws the chart starts it at 5,600 m and
+/// exaggerates every difference, and no negative bar is cut off.
+pub fn build(
+    spec: &Value,
+    place: &mut dyn FnMut(&[Value]) -> String,
+    may_be_negative: &dyn Fn(&str) -> bool,
+) -> Result<Placed> {
     let s = |k: &str| spec.get(k).and_then(Value::as_str);
     let b = |k: &str| spec.get(k).and_then(Value::as_bool).unwrap_or(false);
     let t =
@@ -65,7 +74,13 @@ pub fn build(spec: &Value, place: &mut dyn FnMut(&[Value]) -> String) -> Result<
             "a chart needs series: [{name, values}] — values a range such as \"Sheet1!$B$2:$B$13\" or numbers",
         )
     })?;
+    let mut negative = false;
     for (i, one) in series.iter().enumerate() {
+        negative |= match one.get("values") {
+            Some(Value::Array(a)) => a.iter().any(|v| v.as_f64().is_none_or(|n| n < 0.0) && !v.is_null()),
+            Some(Value::String(r)) => may_be_negative(r),
+            _ => true,
+        };
         let values = one
             .get("values")
             .ok_or_else(|| SheetError::invalid(format!("chart series {} has no values", i + 1)))
@@ -104,8 +119,18 @@ pub fn build(spec: &Value, place: &mut dyn FnMut(&[Value]) -> String) -> Result<
     if let Some(y) = s("yTitle") {
         chart.y_axis().set_name(y);
     }
+    // rust_xlsxwriter's x axis is the horizontal one: a horizontal bar chart's value axis.
+    let horizontal = t == "bar" && b("horizontal");
     if let Some(fmt) = s("numberFormat") {
-        chart.y_axis().set_num_format(fmt);
+        if horizontal { chart.x_axis() } else { chart.y_axis() }.set_num_format(fmt);
+    }
+    let min = spec.get("yMin").and_then(Value::as_f64);
+    if min.is_some() || (matches!(t, "bar" | "area" | "combo") && !negative) {
+        if horizontal { chart.x_axis() } else { chart.y_axis() }.set_min(min.unwrap_or(0.0));
+    }
+    if horizontal {
+        // Categories top-down in the table's order (the axis runs max to min).
+        chart.y_axis().set_reverse();
     }
     match s("legend").unwrap_or("bottom") {
         "bottom" => {

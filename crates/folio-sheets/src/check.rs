@@ -1,6 +1,7 @@
 //! `check(path)`: every formula error in a workbook (`#REF!`, `#DIV/0!`, `#NAME?`, `#VALUE!`,
 //! `#N/A`, `#NUM!`, `#NULL!`) with its sheet and cell, and every formula cell without a cached
-//! value (a reader that does not recalculate sees nothing there). A workbook is ready to hand
+//! value (a reader that does not recalculate sees nothing there) — a formula whose value is the
+//! empty string, an error or a boolean has one. A workbook is ready to hand
 //! over when both lists are empty.
 
 use calamine::Data;
@@ -35,8 +36,8 @@ pub fn check(book: &mut Book) -> Result<Value> {
                     n_formulas += 1;
                     let (ar, ac) = (r0 + r as u32, c0 + c as u32);
                     let v = values.get_value((ar, ac));
-                    let missing =
-                        matches!(v, None | Some(Data::Empty)) || matches!(v, Some(Data::String(s)) if s.is_empty());
+                    // No `<v>` at all; an empty string, an error or a boolean is a value.
+                    let missing = matches!(v, None | Some(Data::Empty));
                     if missing {
                         n_uncached += 1;
                         if uncached.len() < LIST_CAP {

@@ -383,6 +383,19 @@ impl Cells for Model<'_> {
     }
 }
 
+/// Whether a range `Sheet!$B$2:$B$9` may hold a negative number: a negative literal, a
+/// formula (not known here), or a sheet or range that cannot be resolved.
+fn may_be_negative(sheets: &[SheetIn], range: &str) -> bool {
+    let Some((sheet, cells)) = range.rsplit_once('!') else { return true };
+    let name = sheet.trim_matches('\'').replace("''", "'");
+    let (Some(s), Some(((r0, c0), (r1, c1)))) = (sheets.iter().find(|s| s.name == name), parse_range(cells)) else {
+        return true;
+    };
+    s.cells.range((r0, 0)..=(r1, u32::MAX)).any(|(&(_, c), cell)| {
+        (c0..=c1).contains(&c) && (cell.formula.is_some() || cell.value.as_f64().is_some_and(|n| n < 0.0))
+    })
+}
+
 /// Writes the model as xlsx bytes.
 pub fn write(path: &str, mut sheets: Vec<SheetIn>) -> Result<(Vec<u8>, Created)> {
     let werr = |e: rust_xlsxwriter::XlsxError| {
@@ -405,7 +418,8 @@ pub fn write(path: &str, mut sheets: Vec<SheetIn>) -> Result<(Vec<u8>, Created)>
                 let l = column_letter(col);
                 format!("'_chartdata'!${l}$1:${l}${}", vals.len().max(1))
             };
-            placed.push((si, crate::chart::build(spec, &mut place)?));
+            let may_be_negative = |r: &str| may_be_negative(&sheets, r);
+            placed.push((si, crate::chart::build(spec, &mut place, &may_be_negative)?));
         }
     }
     if !data.cells.is_empty() {
@@ -416,6 +430,7 @@ pub fn write(path: &str, mut sheets: Vec<SheetIn>) -> Result<(Vec<u8>, Created)>
     let mut created =
         Created { sheets: Vec::new(), formulas: 0, cached: 0, uncached: Vec::new(), charts: placed.len() };
     let mut uncached = 0usize;
+    let mut no_value: BTreeMap<usize, HashSet<String>> = BTreeMap::new();
     for (si, s) in sheets.iter().enumerate() {
         let ws = book.add_worksheet();
         ws.set_name(&s.name).map_err(werr)?;
@@ -435,6 +450,7 @@ pub fn write(path: &str, mut sheets: Vec<SheetIn>) -> Result<(Vec<u8>, Created)>
                     }
                     Err(Eval::Unknown(why)) => {
                         uncached += 1;
+                        no_value.entry(si).or_default().insert(cell_name(r, c));
                         if created.uncached.len() < 20 {
                             created.uncached.push(format!("{}!{}: {why}", s.name, cell_name(r, c)));
                         }
@@ -506,5 +522,60 @@ pub fn write(path: &str, mut sheets: Vec<SheetIn>) -> Result<(Vec<u8>, Created)>
         created.uncached.push(format!("… and {} more", uncached - created.uncached.len()));
     }
     let bytes = book.save_to_buffer().map_err(werr)?;
+    let bytes = drop_empty_results(path, bytes, &no_value)?;
     Ok((bytes, created))
+}
+
+/// rust_xlsxwriter writes every formula with a `<v>` — an empty one for a formula nobody
+/// computed, which a reader cannot tell from a formula whose value is the empty string. The
+/// cells `create` could not compute lose that `<v></v>`, so "no value" and "the empty string"
+/// stay two different facts in the file (`check` lists only the first).
+fn drop_empty_results(path: &str, bytes: Vec<u8>, cells: &BTreeMap<usize, HashSet<String>>) -> Result<Vec<u8>> {
+    if cells.is_empty() {
+        return Ok(bytes);
+    }
+    let err = |e: String| SheetError::Write { path: path.into(), detail: e, hint: "report this as a bug".into() };
+    let mut zin = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| err(e.to_string()))?;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for i in 0..zin.len() {
+        let name =
+            zin.by_index_raw(i).map_err(|e| err(e.to_string()))?.name().map_err(|e| err(e.to_string()))?.to_string();
+        let sheet = name
+            .strip_prefix("xl/worksheets/sheet")
+            .and_then(|n| n.strip_suffix(".xml"))
+            .and_then(|n| n.parse::<usize>().ok())
+            .and_then(|n| cells.get(&(n.saturating_sub(1))));
+        let Some(refs) = sheet else {
+            w.raw_copy_file(zin.by_index_raw(i).map_err(|e| err(e.to_string()))?).map_err(|e| err(e.to_string()))?;
+            continue;
+        };
+        let mut xml = String::new();
+        std::io::Read::read_to_string(&mut zin.by_index(i).map_err(|e| err(e.to_string()))?, &mut xml)
+            .map_err(|e| err(e.to_string()))?;
+        let mut out = String::with_capacity(xml.len());
+        let mut rest = xml.as_str();
+        while let Some(i) = rest.find("<c r=\"") {
+            let (head, tail) = rest.split_at(i);
+            out.push_str(head);
+            let Some(end) = tail.find("</c>").filter(|e| tail[1..*e].find("<c r=\"").is_none()) else {
+                out.push_str(&tail[..6]);
+                rest = &tail[6..];
+                continue;
+            };
+            let cell = &tail[..end + 4];
+            let r = cell[6..].split('"').next().unwrap_or_default();
+            if refs.contains(r) && cell.ends_with("<v></v></c>") {
+                out.push_str(&cell[..cell.len() - 11]);
+                out.push_str("</c>");
+            } else {
+                out.push_str(cell);
+            }
+            rest = &tail[end + 4..];
+        }
+        out.push_str(rest);
+        let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+        w.start_file(name.as_str(), opts).map_err(|e| err(e.to_string()))?;
+        std::io::Write::write_all(&mut w, out.as_bytes()).map_err(|e| err(e.to_string()))?;
+    }
+    Ok(w.finish().map_err(|e| err(e.to_string()))?.into_inner())
 }

@@ -55,6 +55,7 @@ pub mod ops;
 pub mod ops_write;
 pub mod patch;
 pub mod style;
+pub mod values;
 
 #[cfg(feature = "adapters")]
 pub mod handler;

@@ -105,6 +105,7 @@ Costly mistakes:
 - Reading a 200k-row sheet in one call: the limit is 100,000 records; page with `{offset, limit}`.
 - Guessing a sheet name: a wrong one is refused with the real names listed; `describe` tells you first.
 - Presenting without `check`: a `#REF!` or `#DIV/0!` in a deliverable is the error people notice; fix the formula, write again, recalculate, check again.
+- Inserting or deleting rows with exceljs (`spliceRows`): formulas keep pointing at the old rows, silently. env:spreadsheets has no row/column insert or delete, conditional formatting or data validation; rebuild with `create` or rewrite the shifted formulas with `update`.
 - Rebuilding a workbook to change a few cells: `update(path, {cells: {B7: 1200, C9: '=SUM(C2:C8)'}})` edits in place and keeps every style, chart and macro.
 "#,
 );

@@ -332,6 +332,8 @@ pub(crate) fn recalculate(call: &Call<'_>, args: &[Value]) -> Result<Value> {
             folio_render::RenderError::OutOfBudget { .. } => SheetError::Budget(job.out_of_time()),
             other => SheetError::Office(other.to_string().replace("to PDF", "to xlsx")),
         })?;
+    // Only the values go back into the original: every other part and node stays as it was.
+    let (done, changed) = crate::values::merge(&path, &bytes, &done)?;
     job.step(1)?;
     job.finish();
     call.write_bytes(&out_path, &done)?;
@@ -340,5 +342,6 @@ pub(crate) fn recalculate(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let mut report = crate::check::check(&mut book)?;
     report["path"] = json!(out_path);
     report["recalculated"] = json!(true);
+    report["changedCells"] = json!(changed);
     Ok(report)
 }

@@ -51,7 +51,7 @@ fn attr(e: &BytesStart<'_>, key: &[u8]) -> Option<String> {
 }
 
 /// The zip part of the worksheet called `sheet`.
-fn sheet_part(path: &str, archive: &mut zip::ZipArchive<Cursor<&[u8]>>, sheet: &str) -> Result<String> {
+pub(crate) fn sheet_part(path: &str, archive: &mut zip::ZipArchive<Cursor<&[u8]>>, sheet: &str) -> Result<String> {
     let wb = read_part(path, archive, "xl/workbook.xml")?.ok_or_else(|| damaged(path, "xl/workbook.xml is missing"))?;
     let rels = read_part(path, archive, "xl/_rels/workbook.xml.rels")?
         .ok_or_else(|| damaged(path, "xl/_rels/workbook.xml.rels is missing"))?;

@@ -22,6 +22,8 @@ export interface ChartSpec {
   title?: string; categories?: string[] | string;
   series: { name: string; values: number[] | string; x?: number[] | string; type?: 'bar' | 'line'; axis?: 'primary' | 'secondary' }[];
   horizontal?: boolean; stacked?: boolean; xTitle?: string; yTitle?: string;
+  /** The value axis minimum; bars and areas whose values are all ≥ 0 start at 0 unless this says otherwise. */
+  yMin?: number;
   legend?: 'bottom' | 'right' | 'none'; numberFormat?: string;
   /** Top-left cell of the chart ("F2"); default: right of the data. */
   at?: string; width?: number; height?: number;
@@ -78,7 +80,7 @@ export interface CheckResult {
   ok: boolean; formulas: number;
   errorCount: number; errors: { sheet: string; cell: string; error: string; formula: string | null }[];
   uncachedCount: number; uncached: { sheet: string; cell: string; formula: string | null }[];
-  hint?: string; recalculated?: boolean;
+  hint?: string; recalculated?: boolean; changedCells?: number;
 }
 
 /** Format, size, and each sheet's records, columns, headers and a sample. */

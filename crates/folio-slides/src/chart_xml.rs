@@ -30,6 +30,17 @@ fn num(v: f64) -> String {
     if s.contains('e') { format!("{v:.15}") } else { s }
 }
 
+/// The value axis of bars and areas starts at zero, written into the chart rather than left
+/// to the program that draws it (which may start a bar axis at 5,600 m and exaggerate every
+/// difference): `Some(0)` when the axis carries bars or areas (`carries` picks its series) and
+/// no value is negative; with negatives the drawing program's range already spans zero.
+fn zero_floor(spec: &ChartSpec, carries: impl Fn(&Series) -> bool) -> Option<f64> {
+    let mine: Vec<&Series> = spec.series.iter().filter(|s| carries(s)).collect();
+    let any = mine.iter().flat_map(|s| s.values.iter().flatten()).next().is_some();
+    let negative = mine.iter().flat_map(|s| s.values.iter().flatten()).any(|v| *v < 0.0);
+    (any && !negative).then_some(0.0)
+}
+
 fn str_ref(f: &str, items: &[String]) -> String {
     let pts: String =
         items.iter().enumerate().map(|(i, s)| format!(r#"<c:pt idx="{i}"><c:v>{}</c:v></c:pt>"#, esc(s))).collect();
@@ -166,7 +177,9 @@ impl Ctx<'_> {
         crosses: &str,
         t: &Option<String>,
         code: &str,
+        floor: Option<f64>,
     ) -> String {
+        let min = floor.map(|m| format!(r#"<c:min val="{}"/>"#, num(m))).unwrap_or_default();
         let grid = if grid {
             format!(
                 r#"<c:majorGridlines><c:spPr><a:ln w="9525"><a:solidFill><a:srgbClr val="{RULE}"/></a:solidFill></a:ln></c:spPr></c:majorGridlines>"#
@@ -175,7 +188,7 @@ impl Ctx<'_> {
             String::new()
         };
         format!(
-            r#"<c:valAx><c:axId val="{id}"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="{pos}"/>{grid}{}<c:numFmt formatCode="{}" sourceLinked="0"/><c:majorTickMark val="none"/><c:minorTickMark val="none"/><c:tickLblPos val="nextTo"/><c:spPr><a:ln><a:noFill/></a:ln></c:spPr>{}<c:crossAx val="{cross}"/><c:crosses val="{crosses}"/><c:crossBetween val="between"/></c:valAx>"#,
+            r#"<c:valAx><c:axId val="{id}"/><c:scaling><c:orientation val="minMax"/>{min}</c:scaling><c:delete val="0"/><c:axPos val="{pos}"/>{grid}{}<c:numFmt formatCode="{}" sourceLinked="0"/><c:majorTickMark val="none"/><c:minorTickMark val="none"/><c:tickLblPos val="nextTo"/><c:spPr><a:ln><a:noFill/></a:ln></c:spPr>{}<c:crossAx val="{cross}"/><c:crosses val="{crosses}"/><c:crossBetween val="between"/></c:valAx>"#,
             self.axis_title(t),
             esc(code),
             text_props(1200, MUTED, false)
@@ -198,8 +211,8 @@ pub fn chart_xml(spec: &ChartSpec) -> String {
             let sers: String = all.iter().map(|&i| cx.ser(i, &spec.series[i], false)).collect();
             format!(
                 r#"<c:scatterChart><c:scatterStyle val="lineMarker"/><c:varyColors val="0"/>{sers}<c:axId val="1"/><c:axId val="2"/></c:scatterChart>{}{}"#,
-                cx.val_ax(1, 2, "b", false, "autoZero", x_title, "General"),
-                cx.val_ax(2, 1, "l", true, "autoZero", y_title, &code)
+                cx.val_ax(1, 2, "b", false, "autoZero", x_title, "General", None),
+                cx.val_ax(2, 1, "l", true, "autoZero", y_title, &code, None)
             )
         }
         ChartType::Bar => {
@@ -208,14 +221,14 @@ pub fn chart_xml(spec: &ChartSpec) -> String {
                 "{}{}{}",
                 cx.bar_group(&all, (1, 2)),
                 cx.cat_ax(1, 2, cp, false, x_title),
-                cx.val_ax(2, 1, vp, true, "autoZero", y_title, &code)
+                cx.val_ax(2, 1, vp, true, "autoZero", y_title, &code, zero_floor(spec, |_| true))
             )
         }
         ChartType::Line => format!(
             "{}{}{}",
             cx.line_group(&all, (1, 2)),
             cx.cat_ax(1, 2, "b", false, x_title),
-            cx.val_ax(2, 1, "l", true, "autoZero", y_title, &code)
+            cx.val_ax(2, 1, "l", true, "autoZero", y_title, &code, None)
         ),
         ChartType::Area => {
             let sers: String = all.iter().map(|&i| cx.ser(i, &spec.series[i], false)).collect();
@@ -223,7 +236,7 @@ pub fn chart_xml(spec: &ChartSpec) -> String {
             format!(
                 r#"<c:areaChart><c:grouping val="{grouping}"/><c:varyColors val="0"/>{sers}<c:axId val="1"/><c:axId val="2"/></c:areaChart>{}{}"#,
                 cx.cat_ax(1, 2, "b", false, x_title),
-                cx.val_ax(2, 1, "l", true, "autoZero", y_title, &code)
+                cx.val_ax(2, 1, "l", true, "autoZero", y_title, &code, zero_floor(spec, |_| true))
             )
         }
         ChartType::Combo => {
@@ -251,11 +264,29 @@ pub fn chart_xml(spec: &ChartSpec) -> String {
             let mut axes = format!(
                 "{}{}",
                 cx.cat_ax(1, 2, "b", false, x_title),
-                cx.val_ax(2, 1, "l", true, "autoZero", y_title, &code)
+                cx.val_ax(
+                    2,
+                    1,
+                    "l",
+                    true,
+                    "autoZero",
+                    y_title,
+                    &code,
+                    zero_floor(spec, |s| !s.secondary && s.kind == SeriesKind::Bar)
+                )
             );
             if spec.series.iter().any(|s| s.secondary) {
                 axes.push_str(&cx.cat_ax(3, 4, "b", true, &None));
-                axes.push_str(&cx.val_ax(4, 3, "r", false, "max", &None, "General"));
+                axes.push_str(&cx.val_ax(
+                    4,
+                    3,
+                    "r",
+                    false,
+                    "max",
+                    &None,
+                    "General",
+                    zero_floor(spec, |s| s.secondary && s.kind == SeriesKind::Bar),
+                ));
             }
             format!("{groups}{axes}")
         }
@@ -276,4 +307,57 @@ pub fn chart_xml(spec: &ChartSpec) -> String {
         r#"{DECL}<c:chartSpace {C_NS}><c:roundedCorners val="0"/><c:chart>{head}<c:plotArea><c:layout/>{plot}</c:plotArea>{legend}<c:plotVisOnly val="1"/><c:dispBlanksAs val="gap"/></c:chart><c:spPr><a:solidFill><a:srgbClr val="FFFFFF"/></a:solidFill><a:ln><a:noFill/></a:ln></c:spPr>{}</c:chartSpace>"#,
         text_props(1200, INK, false)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xml(spec: serde_json::Value) -> String {
+        chart_xml(&ChartSpec::from_json(&spec).unwrap())
+    }
+
+    /// (spec, whether the value axis is pinned at zero).
+    #[test]
+    fn bar_and_area_value_axes_start_at_zero_and_horizontal_bars_keep_the_table_order() {
+        let heights = serde_json::json!([5895, 5642, 6190, 5960]);
+        let cases = [
+            (
+                serde_json::json!({"type": "bar", "categories": ["Kilimanjaro", "Elbrus", "Denali", "Pico"], "series": [{"name": "m", "values": heights}]}),
+                true,
+            ),
+            (
+                serde_json::json!({"type": "bar", "horizontal": true, "categories": ["a", "b", "c", "d"], "series": [{"name": "m", "values": heights}]}),
+                true,
+            ),
+            (
+                serde_json::json!({"type": "area", "categories": ["a", "b", "c", "d"], "series": [{"name": "m", "values": heights}]}),
+                true,
+            ),
+            (
+                serde_json::json!({"type": "line", "categories": ["a", "b", "c", "d"], "series": [{"name": "m", "values": heights}]}),
+                false,
+            ),
+            (
+                serde_json::json!({"type": "bar", "categories": ["a", "b"], "series": [{"name": "m", "values": [-3, 5]}]}),
+                false,
+            ),
+        ];
+        for (spec, pinned) in cases {
+            let x = xml(spec.clone());
+            let val = &x[x.find("<c:valAx>").unwrap()..];
+            assert_eq!(
+                val.contains(r#"<c:orientation val="minMax"/><c:min val="0"/></c:scaling>"#),
+                pinned,
+                "{spec}: {val}"
+            );
+            if spec["horizontal"] == true {
+                let cat = &x[x.find("<c:catAx>").unwrap()..];
+                assert!(
+                    cat.contains(r#"<c:orientation val="maxMin"/>"#),
+                    "horizontal bars list the first category on top"
+                );
+            }
+        }
+    }
 }

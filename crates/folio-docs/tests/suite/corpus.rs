@@ -77,3 +77,30 @@ fn every_corpus_document_is_described_and_read_or_refused_by_name() {
     }
     assert!(seen >= 20, "the corpus holds at least 20 PDFs and DOCX files, saw {seen}");
 }
+
+/// Words as a multiset.
+fn words(text: &str) -> std::collections::BTreeMap<String, usize> {
+    let mut m = std::collections::BTreeMap::new();
+    for w in text.split_whitespace() {
+        *m.entry(w.to_string()).or_insert(0) += 1;
+    }
+    m
+}
+
+#[test]
+fn a_rotated_scans_ocr_layer_is_read_whole_heading_included() {
+    let Some(dir) = corpus() else { return };
+    let Some(pdftotext) = tool("pdftotext") else { return };
+    let path = dir.join("pdf/copier-scan-ccitt-ocr-rotate270.pdf");
+    let bytes = std::fs::read(&path).unwrap();
+    let engine = renderer().pdfium().unwrap();
+    let got = pdftext::extract(&engine, "scan.pdf", &bytes, None).unwrap().text;
+    let poppler = output(&pdftotext, &[path.to_str().unwrap(), "-"]);
+    let (mine, theirs) = (words(&got), words(&poppler));
+    let missing: Vec<_> = theirs.iter().filter(|(w, n)| mine.get(*w).copied().unwrap_or(0) < **n).collect();
+    let total: usize = theirs.values().sum();
+    let lost: usize = missing.iter().map(|(w, n)| **n - mine.get(*w).copied().unwrap_or(0)).sum();
+    eprintln!("pdftotext {total} words, PDFium misses {lost}: {missing:?}");
+    assert!(got.contains("Helvetica") && got.contains("Lorem ipsum dolor sit amet"), "the heading and first line: {got}");
+    assert!(lost * 20 <= total, "PDFium misses {lost} of pdftotext's {total} words: {missing:?}");
+}

@@ -3,3 +3,4 @@ mod corpus;
 mod create;
 mod edit;
 mod hostile;
+mod review;

@@ -138,9 +138,15 @@ fn a_killed_instance_fails_its_conversion_by_name_and_the_next_one_gets_a_fresh_
     std::process::Command::new("kill").args(["-KILL", &first.to_string()]).status().unwrap();
     let err = slow.join().unwrap().unwrap_err().to_string();
     assert!(
-        err.starts_with("/in/endless.ods: LibreOffice could not convert it to PDF: LibreOffice stopped while converting it (it crashed or was killed); a fresh one starts for the next file — hint: "),
+        err.starts_with("/in/endless.ods: LibreOffice could not convert it to PDF: LibreOffice stopped while converting it (it crashed or was killed); a fresh one starts for the next file (signal: 9"),
         "{err}"
     );
+    // A crash is reported as LibreOffice's, with its log line — never as a damaged document.
+    assert!(
+        err.contains("LibreOffice's last log line: ") && err.contains("a LibreOffice crash, not a verdict"),
+        "{err}"
+    );
+    assert!(!err.contains("damaged"), "{err}");
     let pdf = convert_to_pdf("/in/after.docx", &unique("after"), &soffice, profile.path(), &limits(120)).unwrap();
     assert!(pdf.starts_with(b"%PDF"));
     let second = instance_pid(profile.path()).expect("a warm instance again");

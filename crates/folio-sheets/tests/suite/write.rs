@@ -193,3 +193,44 @@ fn the_cache_serves_pages_and_is_dropped_on_write() {
     assert_eq!(run_in(&tree, src).unwrap(), json!([1, 99]));
     assert!(super::common::host().cache.cells(0) > 0, "pages are kept for the environment");
 }
+
+#[test]
+fn native_bar_and_area_charts_start_their_value_axis_at_zero_and_horizontal_bars_keep_the_table_order() {
+    let tree = std::sync::Arc::new(folio_vfs::MemTree::new());
+    run_in(
+        &tree,
+        r#"import { create } from 'env:spreadsheets';
+        export default async function () {
+            return await create('/out/v.xlsx', { sheets: [ { name: 'Peaks', rows: [
+                ['Peak', 'm'], ['Kilimanjaro', 5895], ['Elbrus', 5642], ['Denali', 6190], ['Pico', 5960] ],
+              charts: [
+                { type: 'bar', categories: 'Peaks!$A$2:$A$5', series: [{ name: 'm', values: 'Peaks!$B$2:$B$5' }] },
+                { type: 'bar', horizontal: true, categories: 'Peaks!$A$2:$A$5', series: [{ name: 'm', values: 'Peaks!$B$2:$B$5' }] },
+                { type: 'area', categories: ['a', 'b'], series: [{ name: 'x', values: [3, 4] }] },
+                { type: 'bar', categories: ['a', 'b'], series: [{ name: 'x', values: [-3, 4] }] },
+                { type: 'bar', yMin: 5000, categories: 'Peaks!$A$2:$A$5', series: [{ name: 'm', values: 'Peaks!$B$2:$B$5' }] },
+                { type: 'line', categories: ['a', 'b'], series: [{ name: 'x', values: [3, 4] }] },
+              ] } ] });
+        }"#,
+    )
+    .unwrap();
+    let bytes = tree.read(&vp("/out/v.xlsx")).unwrap();
+    // (chart part, the value axis's minimum, the category axis's orientation).
+    let want = [
+        (1, Some("0"), "minMax"),
+        (2, Some("0"), "maxMin"),
+        (3, Some("0"), "minMax"),
+        (4, None, "minMax"),
+        (5, Some("5000"), "minMax"),
+        (6, None, "minMax"),
+    ];
+    for (n, min, orientation) in want {
+        let xml = unzip(&bytes, &format!("xl/charts/chart{n}.xml"));
+        let val = &xml[xml.find("<c:valAx>").unwrap()..];
+        let val = &val[..val.find("</c:valAx>").unwrap()];
+        let got = val.find("<c:min val=\"").map(|i| &val[i + 12..i + 12 + val[i + 12..].find('"').unwrap()]);
+        assert_eq!(got, min, "chart{n}: {val}");
+        let cat = &xml[xml.find("<c:catAx>").unwrap()..];
+        assert!(cat.contains(&format!("<c:orientation val=\"{orientation}\"/>")), "chart{n}: {cat}");
+    }
+}
