@@ -161,6 +161,12 @@ fn read_message(path: &str, c: &mut Cfb<'_>, dir: &Path, header: usize, depth: u
     if let Some(h) = string(c, dir, tag::HEADERS, max) {
         mail.headers = unfold(&h);
     }
+    // An Exchange sender has an X.500 address, not an SMTP one; the transport headers' From has it.
+    if !mail.from.as_deref().is_some_and(|f| f.contains('@')) {
+        if let Some((_, f)) = mail.headers.iter().find(|(k, _)| k == "from") {
+            mail.from = Some(f.clone());
+        }
+    }
     read_recipients(c, dir, &mut mail, max);
     if mail.to.is_empty() && mail.cc.is_empty() {
         mail.to = split_display(string(c, dir, tag::DISPLAY_TO, max));
@@ -230,7 +236,9 @@ fn read_attachment(path: &str, c: &mut Cfb<'_>, dir: &Path, n: usize, depth: usi
         }
         let inner = read_message(path, c, &embedded, 24, depth + 1, limits)?;
         a.content_type = "message/rfc822".into();
-        a.name = name.unwrap_or_else(|| format!("{}.eml", if inner.subject.is_empty() { "message" } else { &inner.subject }));
+        let base = name.unwrap_or_else(|| if inner.subject.is_empty() { "message".into() } else { inner.subject.clone() });
+        // Written as RFC 5322 text, so it is named as such.
+        a.name = if base.to_ascii_lowercase().ends_with(".eml") { base } else { format!("{base}.eml") };
         a.data = crate::render::to_eml(&inner).into_bytes();
         a.embedded = Some(Box::new(inner));
     } else {
