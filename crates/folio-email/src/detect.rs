@@ -10,9 +10,8 @@ use crate::model::Format;
 pub const OLE: &[u8] = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1";
 
 /// Headers that make a header block a message's.
-const DECISIVE: &[&str] = &[
-    "from", "to", "subject", "date", "message-id", "received", "return-path", "delivered-to", "mime-version",
-];
+const DECISIVE: &[&str] =
+    &["from", "to", "subject", "date", "message-id", "received", "return-path", "delivered-to", "mime-version"];
 
 /// The format the bytes say, if they say one.
 pub fn by_content(bytes: &[u8]) -> Option<Format> {

@@ -4,7 +4,9 @@
 #[derive(Debug, thiserror::Error)]
 pub enum EmailError {
     /// Not a message this crate reads.
-    #[error("{path} is not an email message (.eml, .msg or .mbox by content): {why} — describe it with the generic `describe` instead")]
+    #[error(
+        "{path} is not an email message (.eml, .msg or .mbox by content): {why} — describe it with the generic `describe` instead"
+    )]
     NotMail {
         /// The file.
         path: String,
@@ -12,7 +14,9 @@ pub enum EmailError {
         why: String,
     },
     /// A mailbox: counted, not extracted.
-    #[error("{path} is an mbox mailbox of {count} messages; env:email reads one message at a time — split it first (each message starts at a line beginning with `From `) and extract each as .eml")]
+    #[error(
+        "{path} is an mbox mailbox of {count} messages; env:email reads one message at a time — split it first (each message starts at a line beginning with `From `) and extract each as .eml"
+    )]
     Mbox {
         /// The file.
         path: String,

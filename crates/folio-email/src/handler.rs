@@ -39,7 +39,9 @@ impl FileHandler for EmailHandler {
     fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
         let p = path.as_str();
         if crate::detect::detect(p, bytes) == Some(crate::Format::Mbox) {
-            return Ok(serde_json::json!({"kind": "email", "format": "mbox", "messages": crate::detect::mbox_count(bytes)}));
+            return Ok(
+                serde_json::json!({"kind": "email", "format": "mbox", "messages": crate::detect::mbox_count(bytes)}),
+            );
         }
         let mut v = crate::ops::parse(p, bytes, &self.limits).map_err(|e| e.to_string())?.summary(bytes.len());
         v["kind"] = serde_json::json!("email");

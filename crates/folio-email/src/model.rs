@@ -102,9 +102,11 @@ impl Mail {
             .attachments
             .iter()
             .map(|a| {
-                let mut v = json!({"name": a.name, "bytes": a.data.len(), "contentType": a.content_type, "inline": a.inline});
+                let mut v =
+                    json!({"name": a.name, "bytes": a.data.len(), "contentType": a.content_type, "inline": a.inline});
                 if let Some(m) = &a.embedded {
-                    v["embeddedMessage"] = json!({"subject": m.subject, "from": m.from, "attachments": m.attachments.len()});
+                    v["embeddedMessage"] =
+                        json!({"subject": m.subject, "from": m.from, "attachments": m.attachments.len()});
                 }
                 v
             })

@@ -36,10 +36,9 @@ impl MailFs for GatewayFs {
 }
 
 fn path_arg(args: &[Value], name: &str) -> Result<String, String> {
-    args.first()
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .ok_or_else(|| format!("{name}: argument 1 must be the message's path (a string), e.g. {name}('/inbox/note.msg')"))
+    args.first().and_then(Value::as_str).map(str::to_string).ok_or_else(|| {
+        format!("{name}: argument 1 must be the message's path (a string), e.g. {name}('/inbox/note.msg')")
+    })
 }
 
 fn describe_fn(limits: Limits) -> NativeFunction {
@@ -50,11 +49,14 @@ fn describe_fn(limits: Limits) -> NativeFunction {
 }
 
 fn extract_fn(limits: Limits) -> NativeFunction {
-    blocking_function(BlockingSpec::new("extract", true, "a path and an options object"), move |BlockingCall { args, fs, .. }| {
-        let path = path_arg(&args, "extract")?;
-        let opts = ExtractOptions::from_json(args.get(1).unwrap_or(&Value::Null)).map_err(|e| e.to_string())?;
-        ops::extract(&GatewayFs(fs), &path, &opts, &limits).map_err(|e| e.to_string())
-    })
+    blocking_function(
+        BlockingSpec::new("extract", true, "a path and an options object"),
+        move |BlockingCall { args, fs, .. }| {
+            let path = path_arg(&args, "extract")?;
+            let opts = ExtractOptions::from_json(args.get(1).unwrap_or(&Value::Null)).map_err(|e| e.to_string())?;
+            ops::extract(&GatewayFs(fs), &path, &opts, &limits).map_err(|e| e.to_string())
+        },
+    )
 }
 
 /// The module's declarations (`/std/email/index.d.ts`).

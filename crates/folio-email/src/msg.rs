@@ -118,7 +118,9 @@ fn split_display(s: Option<String>) -> Vec<String> {
 
 fn children(c: &Cfb<'_>, dir: &Path, prefix: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = match c.read_storage(dir) {
-        Ok(entries) => entries.filter(|e| e.is_storage() && e.name().starts_with(prefix)).map(|e| e.path().to_path_buf()).collect(),
+        Ok(entries) => {
+            entries.filter(|e| e.is_storage() && e.name().starts_with(prefix)).map(|e| e.path().to_path_buf()).collect()
+        }
         Err(_) => vec![],
     };
     v.sort();
@@ -132,7 +134,14 @@ pub fn parse(path: &str, bytes: &[u8], limits: &Limits) -> Result<Mail, EmailErr
     read_message(path, &mut c, Path::new("/"), 32, 0, limits)
 }
 
-fn read_message(path: &str, c: &mut Cfb<'_>, dir: &Path, header: usize, depth: usize, limits: &Limits) -> Result<Mail, EmailError> {
+fn read_message(
+    path: &str,
+    c: &mut Cfb<'_>,
+    dir: &Path,
+    header: usize,
+    depth: usize,
+    limits: &Limits,
+) -> Result<Mail, EmailError> {
     let max = limits.max_bytes;
     let mut mail = Mail::empty(Format::Msg);
     mail.subject = string(c, dir, tag::SUBJECT, max).unwrap_or_default();
@@ -208,7 +217,14 @@ fn read_recipients(c: &mut Cfb<'_>, dir: &Path, mail: &mut Mail, max: usize) {
     }
 }
 
-fn read_attachment(path: &str, c: &mut Cfb<'_>, dir: &Path, n: usize, depth: usize, limits: &Limits) -> Result<Attachment, EmailError> {
+fn read_attachment(
+    path: &str,
+    c: &mut Cfb<'_>,
+    dir: &Path,
+    n: usize,
+    depth: usize,
+    limits: &Limits,
+) -> Result<Attachment, EmailError> {
     let max = limits.max_bytes;
     let name = string(c, dir, tag::ATTACH_LONG_FILENAME, max)
         .or_else(|| string(c, dir, tag::ATTACH_FILENAME, max))
@@ -236,7 +252,8 @@ fn read_attachment(path: &str, c: &mut Cfb<'_>, dir: &Path, n: usize, depth: usi
         }
         let inner = read_message(path, c, &embedded, 24, depth + 1, limits)?;
         a.content_type = "message/rfc822".into();
-        let base = name.unwrap_or_else(|| if inner.subject.is_empty() { "message".into() } else { inner.subject.clone() });
+        let base =
+            name.unwrap_or_else(|| if inner.subject.is_empty() { "message".into() } else { inner.subject.clone() });
         // Written as RFC 5322 text, so it is named as such.
         a.name = if base.to_ascii_lowercase().ends_with(".eml") { base } else { format!("{base}.eml") };
         a.data = crate::render::to_eml(&inner).into_bytes();

@@ -31,7 +31,8 @@ pub fn parse(path: &str, bytes: &[u8], limits: &Limits) -> Result<Mail, EmailErr
         None => Err(EmailError::NotMail {
             path: path.into(),
             why: if bytes.starts_with(crate::detect::OLE) {
-                "a compound (OLE) file without Outlook's __substg1.0_ property streams — a legacy Office document?".into()
+                "a compound (OLE) file without Outlook's __substg1.0_ property streams — a legacy Office document?"
+                    .into()
             } else {
                 "no RFC 5322 header block with From/To/Subject/Date in its first 8 KiB".into()
             },
@@ -70,10 +71,16 @@ impl ExtractOptions {
                 Some(_) => Err(EmailError::Argument(format!("extract: option {k} must be a string"))),
             }
         };
-        if let Some(bad) = v.as_object().and_then(|o| o.keys().find(|k| !["dir", "include", "inline"].contains(&k.as_str()))) {
+        if let Some(bad) =
+            v.as_object().and_then(|o| o.keys().find(|k| !["dir", "include", "inline"].contains(&k.as_str())))
+        {
             return Err(EmailError::Argument(format!("extract: unknown option {bad} (known: dir, include, inline)")));
         }
-        Ok(ExtractOptions { dir: text("dir")?, include: text("include")?, inline: v.get("inline").and_then(Value::as_bool).unwrap_or(false) })
+        Ok(ExtractOptions {
+            dir: text("dir")?,
+            include: text("include")?,
+            inline: v.get("inline").and_then(Value::as_bool).unwrap_or(false),
+        })
     }
 }
 
@@ -151,7 +158,8 @@ pub fn extract(fs: &dyn MailFs, path: &str, opts: &ExtractOptions, limits: &Limi
             v["contentId"] = json!(id);
         }
         if let Some(m) = &a.embedded {
-            v["embeddedMessage"] = json!({"subject": m.subject, "from": m.from, "date": m.date, "attachments": m.attachments.len()});
+            v["embeddedMessage"] =
+                json!({"subject": m.subject, "from": m.from, "date": m.date, "attachments": m.attachments.len()});
             embedded.push(format!("{name} (\"{}\")", m.subject));
         }
         written.push(v);
@@ -175,7 +183,10 @@ pub fn extract(fs: &dyn MailFs, path: &str, opts: &ExtractOptions, limits: &Limi
     out["dir"] = json!(dir);
     let mut notes = vec![];
     if !embedded.is_empty() {
-        notes.push(format!("embedded messages written as .eml (describe or extract them in turn): {}", embedded.join(", ")));
+        notes.push(format!(
+            "embedded messages written as .eml (describe or extract them in turn): {}",
+            embedded.join(", ")
+        ));
     }
     if !skipped.is_empty() {
         notes.push(format!("skipped: {}", skipped.join(", ")));

@@ -53,14 +53,17 @@ pub fn to_eml(mail: &Mail) -> String {
     let boundary = "folio-embedded-message-boundary";
     h += &format!("Content-Type: multipart/mixed; boundary=\"{boundary}\"\r\n\r\n");
     let mut part = |ctype: &str, extra: &str, body: &str| {
-        h += &format!("--{boundary}\r\nContent-Type: {ctype}\r\nContent-Transfer-Encoding: base64\r\n{extra}\r\n{body}\r\n");
+        h += &format!(
+            "--{boundary}\r\nContent-Type: {ctype}\r\nContent-Transfer-Encoding: base64\r\n{extra}\r\n{body}\r\n"
+        );
     };
     part("text/plain; charset=utf-8", "", &base64(mail.text.as_bytes()));
     if let Some(html) = &mail.html {
         part("text/html; charset=utf-8", "", &base64(html.as_bytes()));
     }
     for a in &mail.attachments {
-        let disposition = format!("Content-Disposition: attachment; filename=\"{}\"\r\n", word(&a.name).replace('"', ""));
+        let disposition =
+            format!("Content-Disposition: attachment; filename=\"{}\"\r\n", word(&a.name).replace('"', ""));
         part(&a.content_type, &disposition, &base64(&a.data));
     }
     h += &format!("--{boundary}--\r\n");

@@ -63,7 +63,11 @@ fn the_corpus_msg_gives_sender_subject_date_body_and_its_attachments_under_the_f
     let x = ops::extract(&fs, "/inbox/mail.msg", &ExtractOptions::default(), &Limits::default()).unwrap();
     assert_eq!(x["dir"], "/inbox/mail.attachments");
     assert!(!x["text"].as_str().unwrap().trim().is_empty());
-    assert!(x["rtf"].as_str().is_some_and(|r| r.starts_with("{\\rtf1")), "the compressed RTF body decodes: {}", x["rtf"]);
+    assert!(
+        x["rtf"].as_str().is_some_and(|r| r.starts_with("{\\rtf1")),
+        "the compressed RTF body decodes: {}",
+        x["rtf"]
+    );
     assert!(x["note"].as_str().is_some_and(|n| n.contains("Test Attachment.eml")), "{}", x["note"]);
     let written = fs.written_under("/inbox/mail.attachments");
     assert_eq!(fs.count(), 1 + written.len(), "a write outside the folder");
@@ -133,7 +137,8 @@ fn a_bomb_of_nested_parts_is_refused_by_name() {
         s += &format!("--b{i}--\r\n");
     }
     let fs = Mem::with("/in/bomb.eml", s.into_bytes());
-    let err = ops::extract(&fs, "/in/bomb.eml", &ExtractOptions::default(), &Limits::default()).unwrap_err().to_string();
+    let err =
+        ops::extract(&fs, "/in/bomb.eml", &ExtractOptions::default(), &Limits::default()).unwrap_err().to_string();
     assert!(err.contains("MIME parts") && err.contains("MAX_PARTS"), "{err}");
     assert_eq!(fs.count(), 1);
 }
@@ -144,7 +149,8 @@ fn an_mbox_is_counted_and_refused_for_extraction() {
     let fs = Mem::with("/in/box.mbox", mbox);
     let d = ops::describe(&fs, "/in/box.mbox", &Limits::default()).unwrap();
     assert_eq!(d["messages"], 2);
-    let err = ops::extract(&fs, "/in/box.mbox", &ExtractOptions::default(), &Limits::default()).unwrap_err().to_string();
+    let err =
+        ops::extract(&fs, "/in/box.mbox", &ExtractOptions::default(), &Limits::default()).unwrap_err().to_string();
     assert!(err.contains("mbox mailbox of 2 messages"), "{err}");
 }
 

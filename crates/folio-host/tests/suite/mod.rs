@@ -1,5 +1,6 @@
 mod doctor_cache;
 mod documents;
+mod email;
 mod load;
 mod mcp;
 mod module_cycles;
