@@ -171,10 +171,10 @@ fn read_message(
         mail.headers = unfold(&h);
     }
     // An Exchange sender has an X.500 address, not an SMTP one; the transport headers' From has it.
-    if !mail.from.as_deref().is_some_and(|f| f.contains('@')) {
-        if let Some((_, f)) = mail.headers.iter().find(|(k, _)| k == "from") {
-            mail.from = Some(f.clone());
-        }
+    if !mail.from.as_deref().is_some_and(|f| f.contains('@'))
+        && let Some((_, f)) = mail.headers.iter().find(|(k, _)| k == "from")
+    {
+        mail.from = Some(f.clone());
     }
     read_recipients(c, dir, &mut mail, max);
     if mail.to.is_empty() && mail.cc.is_empty() {

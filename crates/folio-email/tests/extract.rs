@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 //! env:email's operations over the corpus Outlook message and over hostile mail built here: what
 //! comes back, what is written, and that nothing lands outside the extraction folder.
 
