@@ -66,7 +66,13 @@ pub const MODULES: &[Registration] = &[
     Registration { name: "slides", build: slides, skill: Some(folio_slides::modules::SKILL) },
     Registration { name: "spreadsheets", build: spreadsheets, skill: Some(folio_sheets::modules::SKILL) },
     Registration { name: "archives", build: archives, skill: Some(folio_archives::SKILL) },
+    Registration { name: "email", build: email, skill: Some(folio_email::SKILL) },
 ];
+
+/// .eml and Outlook .msg: describe and extract, attachments written through the gateway.
+fn email(_: &Parts) -> Result<NativeModule, String> {
+    Ok(folio_email::email_module(folio_email::Limits::default()))
+}
 
 /// Workbooks read in pages, written from records or a spec, recalculated and checked.
 fn spreadsheets(p: &Parts) -> Result<NativeModule, String> {
@@ -133,6 +139,7 @@ pub const HANDLERS: &[MakeHandler] = &[
     |p| Arc::new(ImagesHandler::new(p.renderer.clone())),
     |p| Arc::new(MediaHandler::new(Arc::new(crate::media::media_host(&p.renderer.host)))),
     |_| Arc::new(folio_render::svg::SvgHandler),
+    |_| Arc::new(folio_email::EmailHandler::new(folio_email::Limits::default())),
     // Last: it claims the `PK` signature every Office file shares.
     |_| Arc::new(folio_archives::ArchivesHandler::new(folio_archives::Limits::default())),
 ];

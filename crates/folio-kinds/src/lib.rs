@@ -125,6 +125,13 @@ pub enum FileKind {
     Tar,
     /// Gzip-compressed file.
     Gzip,
+    /// An email message (RFC 5322 / MIME), described by env:email.
+    Eml,
+    /// An Outlook message (a compound file with `__substg1.0_` property streams), described by
+    /// env:email.
+    Msg,
+    /// A Unix mailbox of messages, counted by env:email.
+    Mbox,
     /// Plain text and logs.
     Text,
     /// Markdown.
@@ -470,6 +477,13 @@ pub static TABLE: &[Row] = &[
     row(K::Zip, "a ZIP archive", &["zip"], "application/zip", F::Archive, S::Archive, None, None, &[alone(&[at(0, b"PK\x03\x04")])]),
     row(K::Tar, "a tar archive", &["tar"], "application/x-tar", F::Archive, S::Archive, None, None, &[alone(&[at(257, b"ustar")])]),
     row(K::Gzip, "a gzip file", &["gz"], "application/gzip", F::Archive, S::Archive, None, None, &[alone(&[at(0, b"\x1F\x8B")])]),
+    // Mail. A message's header block has no fixed signature, and an Outlook .msg shares the OLE
+    // container with legacy Office files, so OLE only *confirms* `.msg` (a `.doc` stays a `.doc`);
+    // env:email's own detection tells a misnamed message by its `__substg1.0_` streams. Shown as
+    // text (.eml, .mbox) and as a container of attachments (.msg) until the desktop has a card.
+    row(K::Eml, "an email message", &["eml"], "message/rfc822", F::Text, S::Text, None, None, &[]),
+    row(K::Msg, "an Outlook message", &["msg"], "application/vnd.ms-outlook", F::Archive, S::Binary, None, None, &[OLE]),
+    row(K::Mbox, "a mailbox", &["mbox"], "application/mbox", F::Text, S::Text, None, None, &[]),
     row(K::Text, "a text file", &["txt", "log"], "text/plain", F::Text, S::Text, None, None, &[]),
     row(K::Markdown, "a Markdown file", &["md", "markdown"], "text/markdown", F::Text, S::Text, None, None, &[]),
     row(K::Json, "a JSON file", &["json"], "application/json", F::Text, S::Text, None, None, &[]),

@@ -54,6 +54,13 @@ fn kinds_are_detected_bytes_first_then_by_name() {
         ("/song.opus", b"OggS", Some(K::Ogg)),
         // A container under a name of another container's kind is the container.
         ("/fake.doc", PK, Some(K::Zip)),
+        // An Outlook message is confirmed by the OLE container only under its own name; the
+        // container never makes a legacy Office file mail, nor mail a Word file.
+        ("/note.msg", OLE_HEAD, Some(K::Msg)),
+        ("/old.doc", OLE_HEAD, Some(K::Doc)),
+        ("/a", OLE_HEAD, None),
+        ("/note.eml", b"From: a@b.c", Some(K::Eml)),
+        ("/box.mbox", b"From a@b", Some(K::Mbox)),
         // No signature matches: the name decides, unconfirmed.
         ("/fake.pdf", b"hello, not a pdf", Some(K::Pdf)),
         ("/empty.docx", b"", Some(K::Docx)),

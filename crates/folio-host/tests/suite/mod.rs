@@ -1,6 +1,7 @@
 mod architecture;
 mod doctor_cache;
 mod documents;
+mod email;
 mod load;
 mod mcp;
 mod module_cycles;
