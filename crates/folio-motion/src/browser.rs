@@ -2,6 +2,18 @@
 //! reached over its DevTools socket, and killed whole (renderers, GPU and zygote processes
 //! included) when it is dropped.
 //!
+//! **Nothing outlives the process that launched it.** A `Drop` does not run when `folio` exits
+//! with its pools in statics, panics across an FFI edge, or is SIGKILLed, so the browser does not
+//! rely on one. On Unix it is started by a watchdog, `/bin/sh` as the leader of the browser's
+//! process group: the shell starts the browser in the background, closes its own stderr (so an
+//! early crash still reads as end-of-file) and blocks reading its stdin, a pipe whose only
+//! writer is this process (`O_CLOEXEC`, so no other child inherits it). However this process
+//! ends — normally, by an error, or killed — the kernel closes the pipe, the read returns, and
+//! the shell kills its whole group. `PR_SET_PDEATHSIG` would not do: it fires when the *thread*
+//! that forked ends, and reaches only the direct child, while distributions start Chromium
+//! through a shell script that forks it (`/usr/bin/chromium-headless-shell`) and Chromium's
+//! zygotes fork the rest.
+//!
 //! The page can reach nothing: every request is intercepted by the tab (see `tab.rs`), DNS maps
 //! every name to nothing, and all traffic that escapes interception (WebSocket, WebRTC) is sent
 //! to a proxy that does not exist, loopback included, so a scene cannot even reach the DevTools
@@ -80,6 +92,8 @@ pub struct Browser {
     pub ticks: Arc<tokio::sync::Mutex<f64>>,
     pgid: u32,
     child: Mutex<Option<tokio::process::Child>>,
+    /// The write end of the watchdog's stdin (see the module notes); never written.
+    _lifeline: Option<tokio::process::ChildStdin>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     _profile: tempfile::TempDir,
 }
@@ -91,7 +105,7 @@ impl Browser {
         let profile = tempfile::Builder::new().prefix("folio-motion-profile-").tempdir().map_err(|e| {
             MotionError::Launch { path: path.to_path_buf(), reason: format!("no temporary profile: {e}") }
         })?;
-        let mut cmd = tokio::process::Command::new(path);
+        let mut cmd = watched(path);
         cmd.args(FLAGS);
         if begin_frame {
             cmd.args(BEGIN_FRAME_FLAGS);
@@ -104,7 +118,7 @@ impl Browser {
         cmd.arg(format!("--user-data-dir={}", profile.path().display()))
             .arg("--remote-debugging-port=0")
             .arg("about:blank")
-            .stdin(Stdio::null())
+            .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
@@ -113,6 +127,8 @@ impl Browser {
         let mut child =
             cmd.spawn().map_err(|e| MotionError::Launch { path: path.to_path_buf(), reason: e.to_string() })?;
         let pgid = child.id().unwrap_or(0);
+        // The watchdog's lifeline: held until this browser is dropped or this process ends.
+        let lifeline = child.stdin.take();
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let (url_tx, url_rx) = tokio::sync::oneshot::channel::<String>();
         if let Some(err) = child.stderr.take() {
@@ -176,6 +192,7 @@ impl Browser {
             ticks: Arc::new(tokio::sync::Mutex::new(start_ticks())),
             pgid,
             child: Mutex::new(Some(child)),
+            _lifeline: lifeline,
             stderr: stderr_tail,
             _profile: profile,
         })
@@ -212,6 +229,28 @@ impl Drop for Browser {
             // Reap it so no zombie stays behind (the group is already gone).
             let _ = child.try_wait();
         }
+    }
+}
+
+/// The watchdog script: `$@` is the browser and its arguments. The browser runs in the
+/// background in the shell's process group; the shell drops its stderr, waits for its stdin to
+/// reach end-of-file (this process ended or dropped the browser) and kills the group, itself
+/// included.
+#[cfg(unix)]
+const WATCHDOG: &str = r#""$@" & exec 2>&-; read -r _; kill -9 0"#;
+
+/// The command that launches `path` under the watchdog (Unix) or directly (elsewhere, where the
+/// pool's idle close and `Drop` are what end it).
+fn watched(path: &Path) -> tokio::process::Command {
+    #[cfg(unix)]
+    {
+        let mut cmd = tokio::process::Command::new("/bin/sh");
+        cmd.arg("-c").arg(WATCHDOG).arg("folio-motion-watchdog").arg(path);
+        cmd
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::process::Command::new(path)
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod capture;
 pub mod determinism;
 pub mod discovery;
+pub mod lifetime;
 pub mod loud;
 pub mod render;
 pub mod transform;
