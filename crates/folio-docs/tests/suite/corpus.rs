@@ -101,6 +101,9 @@ fn a_rotated_scans_ocr_layer_is_read_whole_heading_included() {
     let total: usize = theirs.values().sum();
     let lost: usize = missing.iter().map(|(w, n)| **n - mine.get(*w).copied().unwrap_or(0)).sum();
     eprintln!("pdftotext {total} words, PDFium misses {lost}: {missing:?}");
-    assert!(got.contains("Helvetica") && got.contains("Lorem ipsum dolor sit amet"), "the heading and first line: {got}");
+    assert!(
+        got.contains("Helvetica") && got.contains("Lorem ipsum dolor sit amet"),
+        "the heading and first line: {got}"
+    );
     assert!(lost * 20 <= total, "PDFium misses {lost} of pdftotext's {total} words: {missing:?}");
 }
