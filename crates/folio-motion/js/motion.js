@@ -189,9 +189,11 @@ function checkFps(fps, who) {
 export function springProgress(frame, fps, cfg) {
   const target = Math.max(0, frame);
   let state = { current: 0, velocity: 0, time: 0 };
+  // Whole frames are steps of one frame each; a fractional rest is one more short step from the
+  // last whole frame (a single long step would be cut at 64 ms and land elsewhere).
   const whole = Math.floor(target);
-  for (let f = 1; f < whole; f++) state = springStep(state, (f / fps) * 1000 - state.time, cfg);
-  if (target > 0) state = springStep(state, (target / fps) * 1000 - state.time, cfg);
+  for (let f = 1; f <= whole; f++) state = springStep(state, (f / fps) * 1000 - state.time, cfg);
+  if (target > whole) state = springStep(state, (target / fps) * 1000 - state.time, cfg);
   return state.current;
 }
 const measureCache = new Map();

@@ -54,3 +54,13 @@ fn sibling_imports_json_and_tree_images_load() {
     dump("with-imports-3.png", &frames.0[3].1);
     assert_eq!(r["warnings"], json!([]));
 }
+
+#[test]
+fn spring_and_random_match_remotion_s_reference_table() {
+    let mut args = small(16);
+    args["frame"] = serde_json::json!(3);
+    let (r, _) = run(&pool(), scenes(), "/scenes/remotion-reference.jsx", "/tmp/ref.png", args, true, &unbounded());
+    if let Err(e) = r {
+        panic!("{e}");
+    }
+}
