@@ -64,3 +64,11 @@ fn spring_and_random_match_remotion_s_reference_table() {
         panic!("{e}");
     }
 }
+
+#[test]
+fn a_flex_one_root_fills_the_frame_and_animates_as_in_remotion() {
+    let (r, frames) = frames_of("/scenes/flex-root.jsx", 20);
+    dump("flex-root-10.png", &frames.0[10].1);
+    assert_eq!(moves(&frames), 20, "the flex: 1 root did not animate every frame");
+    assert_eq!(r["warnings"], json!([]));
+}
