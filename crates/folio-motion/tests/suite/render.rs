@@ -72,3 +72,13 @@ fn a_flex_one_root_fills_the_frame_and_animates_as_in_remotion() {
     assert_eq!(moves(&frames), 20, "the flex: 1 root did not animate every frame");
     assert_eq!(r["warnings"], json!([]));
 }
+
+#[test]
+fn a_frozen_sequence_shows_its_frame_and_a_sized_sequence_lays_out_at_its_size() {
+    let pool = pool();
+    let mut args = serde_json::json!({"width": 640, "height": 360, "durationInFrames": 30, "fps": 30});
+    args["frame"] = json!(5);
+    let (r, _) = run(&pool, scenes(), "/scenes/sequence-props.jsx", "/tmp/seq.png", args, true, &unbounded());
+    let r = r.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.result["warnings"], json!([]));
+}
