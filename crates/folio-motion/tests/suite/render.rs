@@ -82,3 +82,33 @@ fn a_frozen_sequence_shows_its_frame_and_a_sized_sequence_lays_out_at_its_size()
     let r = r.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.result["warnings"], json!([]));
 }
+
+/// ms/frame of the test scenes (60 frames, warm browser, 320×180) beside the doctor's render
+/// test on the same host: `cargo test -p folio-motion --test all speed -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, run by hand"]
+fn speed_of_the_test_scenes_beside_the_render_test() {
+    let pool = pool();
+    for scene in [
+        "/scenes/flex-root.jsx",
+        "/scenes/sequence-props.jsx",
+        "/scenes/remotion-style.jsx",
+        "/scenes/frame-driven.jsx",
+    ] {
+        let _ = run(&pool, scenes(), scene, "/out/frames", small(60), false, &unbounded());
+        let t = std::time::Instant::now();
+        let (r, f) = run(&pool, scenes(), scene, "/out/frames", small(60), false, &unbounded());
+        let ms = t.elapsed().as_secs_f64() * 1000.0 / 60.0;
+        let (_, g) = run(&pool, scenes(), scene, "/out/frames", small(60), false, &unbounded());
+        println!("{scene}: {ms:.1} ms/frame, ok={}, byte-identical twice={}", r.is_ok(), hashes(&f) == hashes(&g));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = folio_motion::check::render_test(dir.path()).unwrap();
+    println!(
+        "render test: launch {:?}, still {:?}, 60-frame clip {:?} = {:.1} ms/frame",
+        t.launch,
+        t.still_took,
+        t.clip_took,
+        t.clip_took.as_secs_f64() * 1000.0 / 60.0
+    );
+}
