@@ -63,6 +63,8 @@ command -v ffmpeg >/dev/null 2>&1 || office+=(ffmpeg)
 # dependency on the full browser) renders scenes; fonts-dejavu-core gives it a sans, serif and mono.
 has_pkg chromium-headless-shell || office+=(chromium-headless-shell)
 has_pkg fonts-dejavu-core || office+=(fonts-dejavu-core)
+# Colour emoji for scenes (without it an emoji renders as an empty box).
+has_pkg fonts-noto-color-emoji || office+=(fonts-noto-color-emoji)
 # env:media.speak: espeak-ng turns text into speech (optional at run time; its tests speak).
 command -v espeak-ng >/dev/null 2>&1 || office+=(espeak-ng)
 # Issue 14's independent readers: poppler-utils (pdftotext/pdfinfo check the PDFs env:documents

@@ -44,7 +44,7 @@ export function useTime() {
 // ---- Sequence -----------------------------------------------------------------------------------
 /** Renders its children only while from <= frame < from + durationInFrames; inside, useFrame()
  *  counts from 0 at `from`. Sequences nest (offsets add up, windows intersect). */
-export function Sequence({ from = 0, durationInFrames = Infinity, children, style, className, layout = 'absolute-fill', name }) {
+export function Sequence({ from = 0, durationInFrames = Infinity, children, style, className, layout = 'absolute-fill', name, freeze = null, width, height }) {
   const parent = useContext(SequenceContext);
   const abs = useAbsoluteFrame();
   if (typeof from !== 'number' || Number.isNaN(from)) throw new TypeError(`<Sequence from> must be a number of frames, got ${describe(from)}`);
@@ -54,12 +54,19 @@ export function Sequence({ from = 0, durationInFrames = Infinity, children, styl
   if (layout !== 'absolute-fill' && layout !== 'none') {
     throw new TypeError(`<Sequence layout> is "absolute-fill" (the default) or "none", got ${describe(layout)}`);
   }
+  if (freeze !== null && (typeof freeze !== 'number' || Number.isNaN(freeze))) throw new TypeError(`<Sequence freeze> must be a frame number (or null), got ${describe(freeze)}`);
+  for (const [n, v] of [['width', width], ['height', height]]) {
+    if (v !== undefined && (typeof v !== 'number' || !(v > 0))) throw new TypeError(`<Sequence ${n}> must be a positive number of pixels, got ${describe(v)}`);
+  }
   const start = parent.offset + from;
   const end = Math.min(parent.end, start + durationInFrames);
   if (abs < start || abs >= end) return null;
-  const inner = createElement(SequenceContext.Provider, { value: { offset: start, end, frozen: parent.frozen } }, children);
+  // freeze={n}: the children see frame n of the sequence for as long as it shows.
+  const frozen = freeze !== null ? start + freeze : parent.frozen;
+  const inner = createElement(SequenceContext.Provider, { value: { offset: start, end, frozen } }, children);
   if (layout === 'none') return inner;
-  return createElement('div', { style: { ...ABSOLUTE_FILL, ...style }, className, 'data-sequence': name }, inner);
+  const size = { ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) };
+  return createElement('div', { style: { ...ABSOLUTE_FILL, ...size, ...style }, className, 'data-sequence': name }, inner);
 }
 export const ABSOLUTE_FILL = {
   position: 'absolute', top: 0, left: 0, right: 0, bottom: 0, width: '100%', height: '100%',
@@ -189,9 +196,11 @@ function checkFps(fps, who) {
 export function springProgress(frame, fps, cfg) {
   const target = Math.max(0, frame);
   let state = { current: 0, velocity: 0, time: 0 };
+  // Whole frames are steps of one frame each; a fractional rest is one more short step from the
+  // last whole frame (a single long step would be cut at 64 ms and land elsewhere).
   const whole = Math.floor(target);
-  for (let f = 1; f < whole; f++) state = springStep(state, (f / fps) * 1000 - state.time, cfg);
-  if (target > 0) state = springStep(state, (target / fps) * 1000 - state.time, cfg);
+  for (let f = 1; f <= whole; f++) state = springStep(state, (f / fps) * 1000 - state.time, cfg);
+  if (target > whole) state = springStep(state, (target / fps) * 1000 - state.time, cfg);
   return state.current;
 }
 const measureCache = new Map();

@@ -225,14 +225,20 @@ export function continueRender(handle) {
 export function cancelRender(error) {
   F().recordError(error instanceof Error ? error : new Error(String(error)), 'scene');
 }
-/** A deterministic number in [0, 1) for a seed (not Remotion's sequence; null → Math.random()). */
-export function random(seed) {
+/** Remotion's deterministic number in [0, 1) for a seed: a number seed is scaled by 1e10, a
+ *  string is hashed (h = h*31 + code, kept to 32 bits), and the result goes through mulberry32;
+ *  null → Math.random(). Anything else is refused, as Remotion refuses it. */
+export function random(seed, extra) {
+  if (extra !== undefined) throw new TypeError('random(seed) takes one argument — the seed (a number or a string)');
   if (seed === null) return Math.random();
-  let h = 2166136261;
-  const s = String(seed);
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  let t = (h + 0x6d2b79f5) | 0;
-  t = Math.imul(t ^ (t >>> 15), 1 | t);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  let a;
+  if (typeof seed === 'number') a = seed * 10000000000;
+  else if (typeof seed === 'string') {
+    a = 0;
+    for (let i = 0; i < seed.length; i++) a = ((a << 5) - a + seed.charCodeAt(i)) | 0;
+  } else throw new TypeError(`random(seed): the seed must be a number or a string (or null for Math.random()), got ${describe(seed)}`);
+  let t = a + 0x6d2b79f5;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }

@@ -54,3 +54,61 @@ fn sibling_imports_json_and_tree_images_load() {
     dump("with-imports-3.png", &frames.0[3].1);
     assert_eq!(r["warnings"], json!([]));
 }
+
+#[test]
+fn spring_and_random_match_remotion_s_reference_table() {
+    let mut args = small(16);
+    args["frame"] = serde_json::json!(3);
+    let (r, _) = run(&pool(), scenes(), "/scenes/remotion-reference.jsx", "/tmp/ref.png", args, true, &unbounded());
+    if let Err(e) = r {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn a_flex_one_root_fills_the_frame_and_animates_as_in_remotion() {
+    let (r, frames) = frames_of("/scenes/flex-root.jsx", 20);
+    dump("flex-root-10.png", &frames.0[10].1);
+    assert_eq!(moves(&frames), 20, "the flex: 1 root did not animate every frame");
+    assert_eq!(r["warnings"], json!([]));
+}
+
+#[test]
+fn a_frozen_sequence_shows_its_frame_and_a_sized_sequence_lays_out_at_its_size() {
+    let pool = pool();
+    let mut args = serde_json::json!({"width": 640, "height": 360, "durationInFrames": 30, "fps": 30});
+    args["frame"] = json!(5);
+    let (r, _) = run(&pool, scenes(), "/scenes/sequence-props.jsx", "/tmp/seq.png", args, true, &unbounded());
+    let r = r.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.result["warnings"], json!([]));
+}
+
+/// ms/frame of the test scenes (60 frames, warm browser, 320×180) beside the doctor's render
+/// test on the same host: `cargo test -p folio-motion --test all speed -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, run by hand"]
+fn speed_of_the_test_scenes_beside_the_render_test() {
+    let pool = pool();
+    for scene in [
+        "/scenes/flex-root.jsx",
+        "/scenes/sequence-props.jsx",
+        "/scenes/remotion-style.jsx",
+        "/scenes/frame-driven.jsx",
+    ] {
+        let _ = run(&pool, scenes(), scene, "/out/frames", small(60), false, &unbounded());
+        let t = std::time::Instant::now();
+        let (r, f) = run(&pool, scenes(), scene, "/out/frames", small(60), false, &unbounded());
+        let ms = t.elapsed().as_secs_f64() * 1000.0 / 60.0;
+        let (_, g) = run(&pool, scenes(), scene, "/out/frames", small(60), false, &unbounded());
+        println!("{scene}: {ms:.1} ms/frame, ok={}, byte-identical twice={}", r.is_ok(), hashes(&f) == hashes(&g));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let t = folio_motion::check::render_test(dir.path()).unwrap();
+    println!(
+        "render test: launch {:?}, still {:?}, 60-frame clip {:?} = {:.1} ms/frame",
+        t.launch,
+        t.still_took,
+        t.clip_took,
+        t.clip_took.as_secs_f64() * 1000.0 / 60.0
+    );
+}
