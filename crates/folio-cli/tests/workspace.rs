@@ -174,7 +174,7 @@ async fn a_second_ask_on_a_folder_is_refused_naming_the_first_and_no_message_is_
     let base = format!("{}/v1", server.base);
     ok(&folio(&state, &["settings", "set", "--provider", "openai", "--model", "m", "--base-url", &base]).await);
     let f = folder.to_str().unwrap();
-    let mut first = command(&state, &["ask", f, "first request", "--json"])
+    let first = command(&state, &["ask", f, "first request", "--json"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

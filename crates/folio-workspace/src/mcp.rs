@@ -14,7 +14,7 @@ use folio_store::{Secrets, Store};
 
 /// The boundary MCP mounts ask first: the stored global mode and, for a folder, its own settings.
 /// `Err` says why the store could not be read.
-pub(crate) fn boundary(root: &Path, folder: Option<&Path>) -> Result<Boundary, String> {
+pub fn boundary(root: &Path, folder: Option<&Path>) -> Result<Boundary, String> {
     let path = root.join("folio.sqlite");
     let stored = Store::open(&path).map_err(|e| e.to_string()).and_then(|store| match folder {
         Some(folder) => store.boundary(folder).map_err(|e| e.to_string()),
@@ -33,7 +33,7 @@ pub(crate) fn boundary(root: &Path, folder: Option<&Path>) -> Result<Boundary, S
 
 /// Why `server` is not connected when the stored boundary is unreadable (`reason`): it is an
 /// HTTP server whose URL is not on loopback. `None` for servers on this machine.
-pub(crate) fn refusal(server: &ServerConfig, reason: &str) -> Option<String> {
+pub fn refusal(server: &ServerConfig, reason: &str) -> Option<String> {
     match &server.transport {
         TransportConfig::Http { url, .. } if !folio_boundary::is_loopback_url(url).unwrap_or(false) => {
             Some(format!("not connected to {url}: {reason}"))

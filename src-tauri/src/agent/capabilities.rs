@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 use folio_host::mcp::{self, McpConfig, Scope, ServerConfig, Setting, SettingKind, SettingValue, TransportConfig};
 use tauri::State;
 
-use super::mcp_mount::{boundary, lookup, refusal, root};
+use super::mcp_mount::{boundary, refusal, root};
 use crate::api::*;
 use crate::commands::{AppState, blocking};
+use folio_workspace::mcp::lookup;
 
 fn row(s: &Setting) -> McpSettingRow {
     match &s.value {

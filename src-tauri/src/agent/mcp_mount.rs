@@ -9,10 +9,8 @@
 //! found mounts nothing and says so, as a failed mount does.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use folio_host::mcp::{self, Boundary, McpConfig, Mounted, NetworkMode, ServerConfig, ServerReport, TransportConfig};
-use folio_store::{Secrets, Store};
+use folio_host::mcp::{self, Boundary, Mounted, ServerConfig};
 
 use crate::api::DoctorRow;
 
@@ -24,97 +22,28 @@ pub(crate) fn root(state_dir: Option<&Path>) -> Result<PathBuf, String> {
     }
 }
 
-/// The boundary MCP mounts ask first: the stored global mode and, for a folder, its own settings
-/// (folio-store). `Err` says why the store could not be read; the callers then refuse every
-/// server off this machine with that reason ([`refusal`]).
+/// The boundary MCP mounts ask first (folio-workspace's rule); `Err` says why the store could
+/// not be read.
 pub(crate) fn boundary(root: &Path, folder: Option<&Path>) -> Result<Boundary, String> {
-    let path = root.join("folio.sqlite");
-    let stored = Store::open(&path).map_err(|e| e.to_string()).and_then(|store| match folder {
-        Some(folder) => store.boundary(folder).map_err(|e| e.to_string()),
-        None => store
-            .global_mode()
-            .map_err(|e| e.to_string())
-            .and_then(|mode| Boundary::new(mode, NetworkMode::Open, &[]).map_err(|e| e.to_string())),
-    });
-    stored.map_err(|e| {
-        format!(
-            "the privacy settings in {} could not be read ({e}), so no MCP server off this machine is connected — hint: check that the state directory is readable, then save Settings → Privacy again",
-            path.display()
-        )
-    })
+    folio_workspace::mcp::boundary(root, folder)
 }
 
-/// Why `server` is not connected when the stored boundary is unreadable (`reason`): it is an
-/// HTTP server whose URL is not on loopback. `None` for servers on this machine.
+/// Why `server` is not connected when the stored boundary is unreadable (`reason`).
 pub(crate) fn refusal(server: &ServerConfig, reason: &str) -> Option<String> {
-    match &server.transport {
-        TransportConfig::Http { url, .. } if !folio_boundary::is_loopback_url(url).unwrap_or(false) => {
-            Some(format!("not connected to {url}: {reason}"))
-        }
-        _ => None,
-    }
-}
-
-pub(crate) fn lookup(secrets: &Secrets) -> impl Fn(&str) -> Option<String> + '_ {
-    |reference: &str| secrets.get(reference, None).0.map(|(value, _)| value)
+    folio_workspace::mcp::refusal(server, reason)
 }
 
 /// A report for something that stopped every server from mounting (no state root).
 fn failed(name: &str, error: String) -> Mounted {
-    Mounted {
-        modules: Vec::new(),
-        reports: vec![ServerReport {
-            name: name.to_owned(),
-            tried: String::new(),
-            tools: Vec::new(),
-            error: Some(error),
-            took: Duration::ZERO,
-        }],
-    }
+    folio_workspace::mcp::failed(name, error)
 }
 
-/// The servers in scope for `folder` (every global one without a folder) under `root`, mounted
-/// on `handle` behind the stored boundary, or — when it cannot be read — with every server off
-/// this machine refused by that reason.
+/// The servers in scope for `folder` under `root`, mounted on `handle` as folio-workspace mounts
+/// them for every shell (failing closed when the stored boundary cannot be read).
 fn mount(root: &Path, folder: Option<&Path>, handle: &tauri::async_runtime::TokioHandle) -> Mounted {
     let secrets = super::settings::secrets_for(root);
-    let reason = match boundary(root, folder) {
-        Ok(stored) => return mcp::mount_for_folder(Some(root), Vec::new(), folder, &stored, &lookup(&secrets), handle),
-        Err(reason) => reason,
-    };
-    let mut config = match McpConfig::load(root) {
-        Ok(config) => config,
-        Err(e) => return failed(mcp::CONFIG_FILE, e.to_string()),
-    };
-    let mut refused = Vec::new();
-    config.servers.retain(|server| {
-        let in_scope = config_in_scope(server, folder);
-        match refusal(server, &reason).filter(|_| in_scope) {
-            Some(error) => {
-                refused.push(ServerReport {
-                    name: server.name.clone(),
-                    tried: String::new(),
-                    tools: Vec::new(),
-                    error: Some(error),
-                    took: Duration::ZERO,
-                });
-                false
-            }
-            None => true,
-        }
-    });
-    let (servers, unresolved) = mcp::resolve(&config, folder, &lookup(&secrets));
-    let strict = Boundary::new(NetworkMode::LocalOnly, NetworkMode::Open, &[]).unwrap_or_default();
-    let mut mounted = mcp::mount_all(servers, &strict, handle);
-    mounted.reports.extend(refused);
-    mounted.reports.extend(unresolved);
-    mounted
-}
-
-/// Whether `server`'s scope covers `folder` (the configuration's own rule, asked of one server).
-fn config_in_scope(server: &ServerConfig, folder: Option<&Path>) -> bool {
-    let one = McpConfig { servers: vec![server.clone()], ..McpConfig::default() };
-    !one.in_scope(folder).is_empty()
+    let stored = boundary(root, folder);
+    folio_workspace::mcp::mount(root, folder, Vec::new(), stored.as_ref().map_err(String::as_str), &secrets, handle)
 }
 
 /// The servers of `folder` (the configured ones in scope), mounted on the app's runtime: what a
@@ -157,7 +86,7 @@ pub fn doctor_rows(state_dir: Option<&Path>, folder: Option<&Path>) -> Vec<Docto
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use folio_host::mcp::Scope;
+    use folio_host::mcp::{McpConfig, Scope, TransportConfig};
 
     fn http(name: &str, url: &str) -> ServerConfig {
         ServerConfig {
