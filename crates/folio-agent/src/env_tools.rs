@@ -163,11 +163,9 @@ impl Tools for EnvTools {
     }
 
     /// Verbs are synchronous; each runs on the blocking pool so a long one never stalls the stream
-    /// of another conversation. The model gets the full story: the message, then the data.
-    /// Verbs are synchronous; each runs on the blocking pool so a long one never stalls the stream
     /// of another conversation. The loop's cancel reaches a running script through its own token,
-    /// even after the loop has stopped waiting for the call. The model gets the full story: the
-    /// message, then the data.
+    /// even after the loop has stopped waiting for the call. The model gets the message, which
+    /// is the whole answer said once (the data is for hosts).
     fn call<'a>(
         &'a self,
         name: &'a str,
@@ -243,17 +241,9 @@ impl Tools for EnvTools {
                     }
                 }
                 Ok(result) => {
-                    let mut content = result.message;
-                    if !result.data.is_null() {
-                        let data = match &result.data {
-                            Value::String(s) => s.clone(),
-                            other => serde_json::to_string_pretty(other).unwrap_or_default(),
-                        };
-                        if !content.is_empty() {
-                            content.push('\n');
-                        }
-                        content.push_str(&data);
-                    }
+                    // The message is the whole answer; the data is its structured twin for
+                    // hosts, and sending both would say everything twice.
+                    let mut content = result.model_text().to_owned();
                     if verb == "grep" {
                         let (kept, withheld) = self.withhold_matches(&content);
                         content = kept;

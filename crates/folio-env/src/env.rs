@@ -151,7 +151,24 @@ impl Environment {
         if !fitted.truncated {
             return (text.to_owned(), None);
         }
-        let more = fitted.total - fitted.shown;
+        let cut = fitted.cut();
+        let size = crate::format::fmt_bytes(text.len() as u64);
+        // Where reading on starts: the first line not shown, or — when a shown line was
+        // clipped — that line's first byte, for a script to slice.
+        let resume = match text
+            .split('\n')
+            .take(fitted.shown)
+            .position(|l| l.chars().count() > crate::format::LINE_CLIP)
+        {
+            Some(line) => {
+                let byte: usize = text.split('\n').take(line).map(|l| l.len() + 1).sum();
+                format!(
+                    "line {} starts at byte {byte}; read_file clips long lines too, so slice it in a script (readFile from env:fs)",
+                    line + 1
+                )
+            }
+            None => format!("read_file {target} with start_line={}", fitted.shown + 1),
+        };
         let cap = (8 * 1024 * 1024).min(limits.max_file_bytes as usize);
         let mut body = text.as_bytes().to_vec();
         if body.len() > cap {
@@ -169,11 +186,14 @@ impl Environment {
             Ok(_) => {
                 self.gateway.count_spillover();
                 (
-                    format!("{}\n… [{more} more lines — written to {target}; read_file or grep it]", fitted.text),
+                    format!(
+                        "{}\n… [{cut} — the whole text ({size}) is in {target}: {resume}, or grep it]",
+                        fitted.text
+                    ),
                     Some(target.to_owned()),
                 )
             }
-            Err(err) => (format!("{}\n… [{more} more lines — could not spill to {target}: {err}]", fitted.text), None),
+            Err(err) => (format!("{}\n… [{cut} — could not spill to {target}: {err}]", fitted.text), None),
         }
     }
 }

@@ -258,8 +258,9 @@ pub enum EnvError {
         detail: String,
     },
     /// A script run (or a test run) failed. `short` is the first line of the error (at most 400
-    /// characters) and becomes the verb's message; `full` is the whole formatted run — result,
-    /// error, console output — and becomes its data. The agent fixes the script and runs it again.
+    /// characters): what repeats are recognised by, and the result's data for hosts; `full` is
+    /// the whole formatted run — error, console output — and is the verb's message, said once.
+    /// The agent fixes the script and runs it again.
     #[error("{short}")]
     Run {
         /// The first line of the error.

@@ -72,6 +72,32 @@ pub struct Fitted {
     pub total: usize,
     /// Lines kept.
     pub shown: usize,
+    /// Kept lines that were clipped at [`LINE_CLIP`] characters.
+    pub clipped_lines: usize,
+    /// Characters cut from the clipped lines.
+    pub clipped_chars: usize,
+}
+
+impl Fitted {
+    /// What was cut, in words: `3 more lines`, `1 line clipped (48,211 chars cut)`, or both —
+    /// never "0 more lines".
+    pub fn cut(&self) -> String {
+        let more = self.total - self.shown;
+        let mut parts = Vec::new();
+        if more > 0 {
+            parts.push(format!("{} more line{}", fmt_count(more), if more == 1 { "" } else { "s" }));
+        }
+        if self.clipped_lines > 0 {
+            parts.push(format!(
+                "{} line{} clipped at {} chars ({} chars cut)",
+                fmt_count(self.clipped_lines),
+                if self.clipped_lines == 1 { "" } else { "s" },
+                fmt_count(LINE_CLIP),
+                fmt_count(self.clipped_chars)
+            ));
+        }
+        parts.join(" and ")
+    }
 }
 
 /// Keeps whole lines while both the line budget and the character budget allow.
@@ -80,19 +106,24 @@ pub fn fit(text: &str, max_lines: usize, max_chars: usize) -> Fitted {
     let mut kept = Vec::new();
     let mut chars = 0;
     let mut truncated = false;
-    for line in &lines {
-        let (line, clipped) = clip_line(line);
+    let (mut clipped_lines, mut clipped_chars) = (0, 0);
+    for raw in &lines {
+        let (line, clipped) = clip_line(raw);
         let len = line.chars().count() + 1;
         if kept.len() >= max_lines || chars + len > max_chars + 1 {
             truncated = true;
             break;
         }
-        truncated |= clipped;
+        if clipped {
+            truncated = true;
+            clipped_lines += 1;
+            clipped_chars += raw.chars().count() - LINE_CLIP;
+        }
         chars += len;
         kept.push(line);
     }
     let shown = kept.len();
-    Fitted { text: kept.join("\n"), truncated, total: lines.len(), shown }
+    Fitted { text: kept.join("\n"), truncated, total: lines.len(), shown, clipped_lines, clipped_chars }
 }
 
 /// True when the first 8 KiB hold a NUL byte.

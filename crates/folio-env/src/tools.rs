@@ -40,14 +40,28 @@ pub enum Status {
 }
 
 /// The outcome of one call.
+///
+/// `message` is the whole of what the model reads, said once: a failed run's message is the
+/// full formatted run (error, console output), a `describe` message is its JSON. `data` is the
+/// same answer structured for hosts and tests and never goes to the model — an agent loop that
+/// appended it would send every payload twice (a wide sheet's `describe` came to 32.7 KB that
+/// way, against the 8 KB cap). [`ToolResult::model_text`] is the text to send.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct ToolResult {
     /// Success or error.
     pub status: Status,
-    /// The text for the model.
+    /// The text for the model, complete.
     pub message: String,
-    /// Structured data (`describe`'s summary, `ask_user`'s answer, …), or null.
+    /// Structured data for hosts (`describe`'s summary, `ask_user`'s answer, `view_image`'s
+    /// attachment, a failed run's first error line), or null. Not for the model.
     pub data: Value,
+}
+
+impl ToolResult {
+    /// What the model reads of this result: the message, and nothing else.
+    pub fn model_text(&self) -> &str {
+        &self.message
+    }
 }
 
 impl Environment {
@@ -119,12 +133,24 @@ impl Environment {
             }
             Err(err) => {
                 let data = match &err {
-                    EnvError::Run { full, .. } => Value::String(full.clone()),
+                    EnvError::Run { short, .. } => serde_json::json!({ "error": short }),
                     _ => Value::Null,
                 };
                 let mut message =
                     self.repeat.lock().unwrap_or_else(|p| p.into_inner()).fail(name, &args, &err.to_string());
-                let budget = (limits.max_tool_response_bytes / 2).max(1000);
+                // A failed run is keyed by its first error line (so repeats are recognised
+                // whatever the console said) but told whole, once: the escalation quotes the
+                // short line, which the full run replaces in place.
+                if let EnvError::Run { short, full } = &err {
+                    message = if short.is_empty() || !message.contains(short.as_str()) {
+                        format!("{message}\n{full}")
+                    } else {
+                        message.replacen(short.as_str(), full, 1)
+                    };
+                }
+                // A failed run's sections are already fitted and spilled like a success's.
+                let share = if matches!(err, EnvError::Run { .. }) { 1.5 } else { 0.5 };
+                let budget = ((limits.max_tool_response_bytes as f64 * share) as usize).max(1000);
                 if message.chars().count() > budget {
                     let total = message.chars().count();
                     message = message.chars().take(budget).collect();

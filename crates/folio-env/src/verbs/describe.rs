@@ -114,6 +114,72 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
             }
         }
     };
-    let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
+    let text = fit_summary(env, &path, &summary);
     Ok(Reply { text, data: summary })
+}
+
+/// The summary as text within `limits.max_tool_response_bytes`: pretty JSON when it fits, else
+/// compact JSON, else compact JSON with its longest arrays and strings shortened until it fits —
+/// each shortening says how much it left out, and the whole summary is written to
+/// `/tmp/describe-<name>.json` for `read_file` or a script.
+fn fit_summary(env: &Environment, path: &VPath, summary: &Value) -> String {
+    let budget = env.gateway.limits().max_tool_response_bytes.max(1000);
+    let pretty = serde_json::to_string_pretty(summary).unwrap_or_default();
+    if pretty.len() <= budget {
+        return pretty;
+    }
+    let compact = summary.to_string();
+    if compact.len() <= budget {
+        return compact;
+    }
+    let safe: String = path.as_str().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let target = format!("/tmp/describe{safe}.json");
+    let spilled = VPath::parse(&target)
+        .map_err(crate::error::EnvError::from)
+        .and_then(|p| env.gateway.write(&p, pretty.as_bytes(), crate::gateway::WriteMode::Replace, None));
+    let whole = match spilled {
+        Ok(_) => format!("the whole summary ({} bytes) is in {target}", pretty.len()),
+        Err(e) => format!("the whole summary ({} bytes) could not be written to {target}: {e}", pretty.len()),
+    };
+    let mut base = summary.clone();
+    if let Value::Object(map) = &mut base {
+        map.insert("shortened".to_owned(), json!(format!("over the {budget}-byte reply cap (limits.max_tool_response_bytes): long lists and strings are cut, each saying how much; {whole}")));
+    }
+    let mut keep = 64usize;
+    let mut short = shorten(&base, keep);
+    while short.to_string().len() > budget && keep > 1 {
+        keep /= 2;
+        short = shorten(&base, keep);
+    }
+    let mut text = short.to_string();
+    if text.len() > budget {
+        let mut cut = budget.saturating_sub(120);
+        while cut > 0 && !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        text.push_str(&format!("… [cut at {cut} of {} bytes; {whole}]", compact.len()));
+    }
+    text
+}
+
+/// `value` with every array cut to its first `keep` items (plus a string naming how many more)
+/// and every string to `keep * 8` characters.
+fn shorten(value: &Value, keep: usize) -> Value {
+    match value {
+        Value::Array(items) => {
+            let mut out: Vec<Value> = items.iter().take(keep.max(1)).map(|v| shorten(v, keep)).collect();
+            if items.len() > out.len() {
+                out.push(json!(format!("… {} more", items.len() - out.len())));
+            }
+            Value::Array(out)
+        }
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), shorten(v, keep))).collect()),
+        Value::String(s) if s.chars().count() > (keep * 8).max(40) && !s.starts_with("over the ") => {
+            let n = s.chars().count();
+            let head: String = s.chars().take((keep * 8).max(40)).collect();
+            json!(format!("{head}… [+{} chars]", n - head.chars().count()))
+        }
+        other => other.clone(),
+    }
 }

@@ -10,6 +10,7 @@ mod overlay;
 mod person;
 mod pipeline;
 mod runs;
+mod said_once;
 mod size;
 mod state;
 mod table;

@@ -342,7 +342,8 @@ fn oversized_replies_spill_to_tmp_and_name_the_file() {
     assert!(hist.contains("more entries — list a subdirectory or lower depth"), "{hist}");
     let long = (0..400).map(|i| format!("row {i}")).collect::<Vec<_>>().join("\n");
     let spilled = env.spill(&long, 1.0, "out");
-    let path = spilled.split("more lines — written to ").nth(1).unwrap().split(';').next().unwrap().to_owned();
+    assert!(spilled.contains("more lines — the whole text"), "{spilled}");
+    let path = spilled.split(" is in ").nth(1).unwrap().split(':').next().unwrap().to_owned();
     assert!(path.starts_with("/tmp/run-") && path.ends_with(".out"), "{spilled}");
     assert!(read(&env, &path).unwrap().contains("row 399"));
     assert_eq!(env.gateway().counters().spillovers, 1);
