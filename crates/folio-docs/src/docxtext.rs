@@ -21,7 +21,7 @@
 
 use serde::Serialize;
 
-use crate::docxread::{Heading, Package, heading_level, paragraphs, unescape};
+use crate::docxpkg::{Heading, Package, heading_level, paragraphs, unescape};
 use crate::error::{Result, invalid};
 
 /// Which view of a document under review to read.

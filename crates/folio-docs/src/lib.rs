@@ -36,6 +36,7 @@
 //! - **Bytes in, bytes out.** Every operation builds its output in memory; the caller writes
 //!   once, so failures leave no partial file.
 
+pub mod docxpkg;
 pub mod docxread;
 pub mod docxtext;
 pub mod docxwrite;
