@@ -19,7 +19,7 @@ On macOS, install the prerequisites with Homebrew, then run this script again:
   brew install node ffmpeg      # the desktop UI build; test videos and webm previews
   brew install --cask chromium  # env:motion renders scenes in it (or install Google Chrome)
   brew install espeak-ng        # env:media.speak (text to speech)
-  brew install poppler && python3 -m pip install openpyxl   # tests: independent readers of PDFs and workbooks
+  brew install poppler && python3 -m pip install openpyxl python-docx   # tests: independent readers of PDFs and workbooks
   bash scripts/get-pdfium.sh    # PDFium from the pinned pypdfium2 wheel into ~/.cache/folio/pdfium
   brew install rpm              # optional: `rpm -qp` reads the .rpm that scripts/package.sh builds on Linux
 MSG
@@ -33,7 +33,7 @@ On Windows, install the prerequisites with winget, then run this script again:
   winget install OpenJS.NodeJS.LTS Gyan.FFmpeg   # the desktop UI build; test videos and webm previews
   winget install Google.Chrome   # env:motion renders scenes in it
   winget install eSpeak-NG.eSpeak-NG   # env:media.speak (text to speech)
-  python -m pip install openpyxl   # tests: an independent reader of workbooks (poppler: pdftotext via MSYS2 or conda)
+  python -m pip install openpyxl python-docx   # tests: an independent reader of workbooks (poppler: pdftotext via MSYS2 or conda)
   bash scripts/get-pdfium.sh    # (Git Bash) PDFium from the pinned pypdfium2 wheel into %LOCALAPPDATA%\folio\pdfium
 MSG
     command -v cargo >/dev/null && exit 0 || exit 1 ;;
@@ -71,6 +71,8 @@ command -v espeak-ng >/dev/null 2>&1 || office+=(espeak-ng)
 # writes) and python3-openpyxl (reads back workbooks, cached values and styles, in the tests).
 command -v pdftotext >/dev/null 2>&1 || office+=(poppler-utils)
 python3 -c 'import openpyxl' >/dev/null 2>&1 || office+=(python3-openpyxl)
+# Issue 29: python-docx reads back the .docx a script streams (fs.createWriteStream) in the tests.
+python3 -c 'import docx' >/dev/null 2>&1 || office+=(python3-docx)
 for pkg in gstreamer1.0-plugins-good gstreamer1.0-libav; do
   has_pkg "$pkg" || office+=("$pkg")
 done

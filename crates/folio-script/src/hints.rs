@@ -49,3 +49,64 @@ pub(crate) fn import_hint(registry: &ModuleRegistry, message: &str) -> Option<St
     }
     Some(format!(" — did you mean to import it? {}", owners.join(" or ")))
 }
+
+/// QuickJS says only `not a function`; V8 names what was called. From the first stack frame in
+/// one of the script's own modules (`/scripts/main.js:3:17`), the callee expression that ends at
+/// or before that column on that line (`fs.createWriteStream`), when one can be read there.
+pub(crate) fn callee<'a>(stack: &str, sources: &'a std::collections::BTreeMap<String, String>) -> Option<&'a str> {
+    for frame in stack.lines().map(str::trim).filter(|l| l.starts_with("at ")) {
+        let place = frame.rsplit(['(', ' ']).next()?.trim_end_matches(')');
+        let mut parts = place.rsplitn(3, ':');
+        let (col, line, file) = (parts.next()?, parts.next()?, parts.next()?);
+        let Some(source) = sources.get(file) else { continue };
+        let (line, col): (usize, usize) = (line.parse().ok()?, col.parse().ok()?);
+        let text = source.lines().nth(line.checked_sub(1)?)?;
+        return callee_at(text, col.saturating_sub(1));
+    }
+    None
+}
+
+/// The dotted name (`a.b.c`, optionally with `?.`) followed by `(` nearest before or at `col`.
+fn callee_at(text: &str, col: usize) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let is_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'.' || b == b'?';
+    let mut best = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'(' {
+            let mut start = i;
+            while start > 0 && (is_name(bytes[start - 1]) || bytes[start - 1] == b' ' && start == i) {
+                start -= 1;
+            }
+            let name = text[start..i].trim().trim_end_matches("?.");
+            if !name.is_empty()
+                && !name.starts_with('.')
+                && name.bytes().any(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'$')
+                && !matches!(name, "if" | "for" | "while" | "switch" | "catch" | "function" | "return")
+                && (start <= col || best.is_none())
+            {
+                best = Some(name);
+            }
+            if start > col && best.is_some() {
+                break;
+            }
+        }
+        i += 1;
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_callee_is_read_from_the_line_the_stack_names() {
+        let mut sources = std::collections::BTreeMap::new();
+        sources.insert(
+            "/scripts/main.js".to_owned(),
+            "import fs from 'fs';\n  const s = fs.createWriteStream('/x');\n".to_owned(),
+        );
+        let stack = "TypeError: not a function\n    at main (/scripts/main.js:2:31)\n    at native";
+        assert_eq!(super::callee(stack, &sources), Some("fs.createWriteStream"));
+        assert_eq!(super::callee_at("x = foo.bar(1) + baz(2)", 16), Some("foo.bar"));
+    }
+}

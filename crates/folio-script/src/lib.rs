@@ -113,6 +113,7 @@ mod script_fs;
 mod skill;
 mod spare;
 mod validate;
+mod web;
 
 pub use budget::{CancelToken, ScriptLimits};
 pub use console::{OnProgress, ProgressLine, Stream, TRUNCATED};

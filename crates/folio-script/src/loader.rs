@@ -219,7 +219,8 @@ impl ModuleSource {
         let bridge_fn: Function<'js> = kit.get("bridge")?;
         for f in &module.functions {
             let native = bridge::native_function(ctx, &module.name, f, self.call.clone())?;
-            let wrapped: Function<'js> = bridge_fn.call((native, f.name.as_str()))?;
+            let label = format!("env:{}.{}", module.name, f.name);
+            let wrapped: Function<'js> = bridge_fn.call((native, f.name.as_str(), label))?;
             natives.set(f.name.as_str(), wrapped)?;
         }
         let api: Object<'js> = match &module.js_api {

@@ -38,8 +38,11 @@ use rquickjs::{Array, Ctx, Exception, Function, Module, Object, TypedArray, Valu
 use crate::bytecode;
 use crate::error::FsError;
 use crate::script_fs::ScriptFs;
+use crate::web::copy_bytes;
 
 const NODE_JS: &str = include_str!("js/node.js");
+const WEB_JS: &str = include_str!("js/web.js");
+const STREAMS_JS: &str = include_str!("js/streams.js");
 
 /// One npm package a script can import by name.
 pub struct Package {
@@ -80,7 +83,21 @@ pub const PACKAGES: &[Package] = &[
 ];
 
 /// Node built-ins: the specifier without `node:`, and the key of the layer's module object.
-pub const BUILTINS: &[&str] = &["fs", "fs/promises", "path", "buffer"];
+pub const BUILTINS: &[&str] = &[
+    "fs",
+    "fs/promises",
+    "path",
+    "buffer",
+    "events",
+    "stream",
+    "stream/promises",
+    "util",
+    "crypto",
+    "url",
+    "timers",
+    "timers/promises",
+    "process",
+];
 
 /// `node:https`, for pptxgenjs's Node path only: it is not listed as importable.
 const HTTPS: &str = "https";
@@ -155,14 +172,6 @@ pub(crate) fn load<'js>(
     Ok(declared)
 }
 
-/// The bytes of a `Uint8Array`, copied out (empty when its buffer is detached).
-#[allow(unsafe_code)]
-fn copy_bytes(array: &TypedArray<'_, u8>) -> Vec<u8> {
-    // SAFETY: `as_bytes` aliases the engine's memory; the slice is copied at once and no
-    // JavaScript runs while it lives, so nothing can write to, detach or resize the buffer.
-    unsafe { array.as_bytes() }.map(<[u8]>::to_vec).unwrap_or_default()
-}
-
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '$')
@@ -186,8 +195,9 @@ impl Future for YieldOnce {
     }
 }
 
-/// Evaluates the Node layer in `ctx`, installs its globals (removing `WebAssembly`), and returns
-/// the layer object (`modules`, `bind`, `pendingTimers`).
+/// Evaluates the web layer and the Node layer in `ctx`, installs their globals (removing
+/// `WebAssembly`), and returns the Node layer object (`modules`, `bind`, `track`, `settled`,
+/// `pending`).
 pub(crate) fn install<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     let factory: Function<'js> = bytecode::evaluate(ctx, "folio:node", NODE_JS)?;
     let encode = Function::new(ctx.clone(), |ctx: Ctx<'js>, s: rquickjs::String<'js>| {
@@ -203,13 +213,21 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
             rquickjs::Result::Ok(())
         }),
     )?;
-    let layer: Object<'js> = factory.call((encode, decode, yield_now))?;
+    let native = crate::web::natives(ctx)?;
+    let web_factory: Function<'js> = bytecode::evaluate(ctx, "folio:web", WEB_JS)?;
+    let web: Object<'js> = web_factory.call((native.clone(), encode.clone()))?;
+    let layer: Object<'js> = factory.call((encode, decode, yield_now, native))?;
+    let streams: Function<'js> = bytecode::evaluate(ctx, "folio:streams", STREAMS_JS)?;
+    let layer: Object<'js> = streams.call((layer, web.clone()))?;
     let globals = ctx.globals();
     globals.remove("WebAssembly")?;
-    let installed: Object<'js> = layer.get("globals")?;
-    for key in installed.keys::<String>() {
-        let key = key?;
-        globals.set(key.as_str(), installed.get::<_, Value<'js>>(key.as_str())?)?;
+    // Node's name for the global object; browserify bundles (exceljs) find `crypto` through it.
+    globals.set("global", globals.clone())?;
+    for installed in [web.get::<_, Object<'js>>("globals")?, layer.get::<_, Object<'js>>("globals")?] {
+        for key in installed.keys::<String>() {
+            let key = key?;
+            globals.set(key.as_str(), installed.get::<_, Value<'js>>(key.as_str())?)?;
+        }
     }
     Ok(layer)
 }

@@ -24,6 +24,15 @@ use crate::script_fs::ScriptFs;
 const WORK_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 const PRELUDE: &str = include_str!("js/prelude.js");
 const STACK_FRAMES: usize = 4;
+/// How long before the deadline a run parked on promises or timers stops to name them (the
+/// interrupt handler refuses to run JavaScript once the deadline has passed).
+const SETTLE_MARGIN: std::time::Duration = std::time::Duration::from_millis(10);
+/// How long after the deadline the outer timer stops a run that could not name what it waited for.
+const BACKSTOP: std::time::Duration = std::time::Duration::from_millis(250);
+/// The loading-error name that carries a budget error naming what was pending.
+const PENDING: &str = "pending";
+/// The loading-error name that carries an unhandled rejection.
+const UNHANDLED: &str = "unhandled";
 
 /// What a script's default export returned.
 #[derive(Debug, Clone, PartialEq)]
@@ -319,6 +328,15 @@ impl Engine {
         rt.set_interrupt_handler(Some(Box::new(move || interrupt_cancel.is_cancelled() || Instant::now() >= deadline)))
             .await;
         rt.set_loader(source.clone(), source).await;
+        // Every change in a promise's "rejected with no handler" state goes to the host kit.
+        rt.set_host_promise_rejection_tracker(Some(Box::new(|ctx, promise, reason, handled| {
+            if let Some(kit) = ctx.userdata::<Object<'_>>()
+                && let Ok(track) = kit.get::<_, Function>("rejection")
+            {
+                let _ignored: rquickjs::Result<()> = track.call((promise, reason, handled));
+            }
+        })))
+        .await;
         let ctx = match spare_ctx {
             Some(c) => c,
             None => AsyncContext::full(&rt).await.map_err(engine_err)?,
@@ -328,7 +346,7 @@ impl Engine {
         let host_cancel = op.cancel.clone();
         let in_budget = budget.clone();
         let work = ctx.async_with(async move |ctx| {
-            let result = inside(&ctx, &op, &graph, &run_call, prepared).await;
+            let result = inside(&ctx, &op, &graph, &run_call, prepared, &in_budget).await;
             result.map_err(|caught| failure(&ctx, caught, &graph, &in_budget, &cancel, &limits, &registry))
         });
         let ticker = async {
@@ -339,7 +357,8 @@ impl Engine {
         };
         let outcome = tokio::select! {
             r = work => r,
-            () = tokio::time::sleep(budget.remaining()) => Err(budget.error()),
+            // The run names what is pending just before the deadline; this is the backstop.
+            () = tokio::time::sleep(budget.remaining() + BACKSTOP) => Err(budget.error()),
             () = host_cancel.cancelled() => Err(ScriptError::Cancelled),
             () = ticker => Err(ScriptError::Engine("the progress ticker stopped".into())),
         };
@@ -381,6 +400,7 @@ async fn inside<'js>(
     graph: &SharedGraph,
     call: &CallContext,
     prepared: bool,
+    budget: &Budget,
 ) -> Result<Done, CaughtError<'js>> {
     // A spare context already holds the Node layer (with its globals) on its holder object.
     let layer: Object<'js> = match prepared.then(|| loader::node_layer(ctx)).flatten() {
@@ -395,10 +415,12 @@ async fn inside<'js>(
         sink.push(stream, line);
     })
     .catch(ctx)?;
-    let kit: Object<'js> = factory.call((emit,)).catch(ctx)?;
+    let kit: Object<'js> = factory.call((emit, layer.clone())).catch(ctx)?;
     let globals = ctx.globals();
     globals.set("console", kit.get::<_, Value>("console").catch(ctx)?).catch(ctx)?;
     kit.set("node", layer.clone()).catch(ctx)?;
+    // node:util's inspect/format and process.stdout reach the console through the kit.
+    layer.set("kit", kit.clone()).catch(ctx)?;
     let _ = ctx.store_userdata(kit.clone());
 
     loader::graph(graph).static_phase = true;
@@ -429,16 +451,44 @@ async fn inside<'js>(
                 None => Value::new_undefined(ctx.clone()),
             };
             let ret: MaybePromise<'js> = f.call((arg,)).catch(ctx)?;
-            let v: Value<'js> = ret.into_future::<Value<'js>>().await.catch(ctx)?;
-            let pending: Function<'js> = layer.get("pendingTimers").catch(ctx)?;
-            let left: u32 = pending.call(()).catch(ctx)?;
-            if left > 0 {
-                op.sink.push(
-                    Stream::Stderr,
-                    format!(
-                        "warning: {left} timer(s) were still pending when the run ended and were cancelled — await the work they do (a promise that resolves in the callback) before returning"
-                    ),
-                );
+            // Like Node's event loop, the run ends when the default export's promise, the host
+            // calls and the timers it started have settled — or names them at the deadline.
+            let stop =
+                tokio::time::Instant::from_std(budget.deadline.checked_sub(SETTLE_MARGIN).unwrap_or(budget.deadline));
+            // A rejection still unhandled once the microtasks ran fails the run at once, as an
+            // unhandled rejection (or a throw in a timer callback) ends a Node process.
+            let fatal: rquickjs::Promise<'js> = kit.get("fatal").catch(ctx)?;
+            let mut fatal = std::pin::pin!(fatal.into_future::<String>());
+            let main = ret.into_future::<Value<'js>>();
+            let waited = tokio::time::timeout_at(stop, async {
+                tokio::select! {
+                    v = main => Ok(v),
+                    text = &mut fatal => Err(text),
+                }
+            });
+            let v: Value<'js> = match waited.await {
+                Ok(Ok(v)) => v.catch(ctx)?,
+                Ok(Err(text)) => return Err(unhandled_rejection(text.catch(ctx)?)),
+                Err(_) => return Err(pending(&layer, &kit, "the default export's promise, which never settled")),
+            };
+            let settled: Function<'js> = layer.get("settled").catch(ctx)?;
+            let idle: rquickjs::Promise<'js> = settled.call(()).catch(ctx)?;
+            let idle = idle.into_future::<()>();
+            let waited = tokio::time::timeout_at(stop, async {
+                tokio::select! {
+                    r = idle => Ok(r),
+                    text = &mut fatal => Err(text),
+                }
+            });
+            match waited.await {
+                Ok(Ok(r)) => r.catch(ctx)?,
+                Ok(Err(text)) => return Err(unhandled_rejection(text.catch(ctx)?)),
+                Err(_) => return Err(pending(&layer, &kit, "work the default export started and did not await")),
+            }
+            let unhandled: Function<'js> = kit.get("unhandled").catch(ctx)?;
+            let left: Vec<String> = unhandled.call(()).catch(ctx)?;
+            if let Some(first) = left.into_iter().next() {
+                return Err(unhandled_rejection(first));
             }
             let settle: Function<'js> = kit.get("settle").catch(ctx)?;
             let pair: Vec<String> = settle.call((v,)).catch(ctx)?;
@@ -450,6 +500,28 @@ async fn inside<'js>(
             }))
         }
     }
+}
+
+/// The error of a run that left a rejection unhandled (`text` is the reason with its stack).
+fn unhandled_rejection<'js>(text: String) -> CaughtError<'js> {
+    CaughtError::Error(rquickjs::Error::new_loading_message(
+        UNHANDLED,
+        format!(
+            "unhandled promise rejection, which fails the run as it ends a Node process: {text}\n  hint: await the promise (or add .catch), and catch errors inside timer callbacks, so the error reaches your code"
+        ),
+    ))
+}
+
+/// The error of a run stopped at its deadline while parked: `what` it waited for, then every
+/// timer and host call still pending and every rejection nobody handled.
+fn pending<'js>(layer: &Object<'js>, kit: &Object<'js>, what: &str) -> CaughtError<'js> {
+    let list = |o: &Object<'js>, name: &str| -> Vec<String> {
+        o.get::<_, Function<'js>>(name).and_then(|f| f.call::<_, Vec<String>>(())).unwrap_or_default()
+    };
+    let mut items = vec![what.to_owned()];
+    items.extend(list(layer, "pending"));
+    items.extend(list(kit, "unhandled").into_iter().map(|e| format!("an unhandled rejection: {e}")));
+    CaughtError::Error(rquickjs::Error::new_loading_message(PENDING, items.join("; ")))
 }
 
 /// Turns whatever the context threw into the named error the model sees.
@@ -469,6 +541,13 @@ fn failure<'js>(
     match caught {
         CaughtError::Error(rquickjs::Error::Loading { name, message }) if name == "contract" => {
             ScriptError::Contract(message.unwrap_or_default())
+        }
+        CaughtError::Error(rquickjs::Error::Loading { name, message }) if name == PENDING => {
+            let base = budget.error().to_string();
+            ScriptError::Timeout(format!("{base}. Still pending when it stopped: {}", message.unwrap_or_default()))
+        }
+        CaughtError::Error(rquickjs::Error::Loading { name, message }) if name == UNHANDLED => {
+            ScriptError::Thrown(message.unwrap_or_default())
         }
         CaughtError::Error(e) => ScriptError::Engine(e.to_string()),
         CaughtError::Value(v) if v.is_null() && !g.sources.values().any(|s| s.contains("throw null")) => {
@@ -499,7 +578,16 @@ fn failure<'js>(
             if let Some(missing) = loader::missing_export(&g, &message) {
                 return missing;
             }
+            let stack = e.stack().unwrap_or_default();
             let mut text = format!("{name}: {message}");
+            if name == "TypeError" && message == "not a function" {
+                text = match hints::callee(&stack, &g.sources) {
+                    Some(callee) => format!(
+                        "TypeError: {callee} is not a function — hint: check the name and what `{callee}` holds (typeof, or console.log the object it is read from)"
+                    ),
+                    None => "TypeError: not a function — hint: the value called is not a function; the stack line below shows where".into(),
+                };
+            }
             if name == "ReferenceError"
                 && let Some(hint) = hints::import_hint(registry, &message)
             {
@@ -511,7 +599,6 @@ fn failure<'js>(
                     limits.stack_kb
                 ));
             }
-            let stack = e.stack().unwrap_or_default();
             let frames = stack
                 .lines()
                 .map(str::trim)

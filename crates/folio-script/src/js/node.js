@@ -2,15 +2,19 @@
 // the sandbox. Evaluated in every fresh context before any script or library module; the host
 // calls the factory with three native functions and gets back the objects it installs.
 //
-// - Globals: Buffer (a Uint8Array subclass), TextEncoder / TextDecoder, and timers
-//   (setTimeout, setInterval, setImmediate, queueMicrotask and the clears) on a virtual clock:
-//   nothing waits for real time, a timer fires after every earlier-due timer and after the
-//   microtasks before it (each fire is one host yield), and timers still pending when the run
-//   settles are dropped with its context.
+// - Globals: Buffer (a Uint8Array subclass) and timers (setTimeout, setInterval, setImmediate,
+//   queueMicrotask and the clears) on the real clock: one host wait at a time, until the earliest
+//   due timer (woken early when an earlier one is set or the last one cleared); due timers fire
+//   in (due, creation) order, the microtasks between them drain (a host yield each), and a
+//   callback that throws is an uncaught error, as in Node. The web globals (TextDecoder, URL,
+//   crypto, …) come from js/web.js.
+// - The run's liveness: `settled()` resolves once no ref'd timer is waiting and no host call
+//   (tracked through `track`) is in flight, which is when Node's event loop would exit; the
+//   run waits for it after its default export settles, and `pending()` names what is left.
 // - Modules: node:fs (sync, callback and promise forms), node:fs/promises, node:path (POSIX),
 //   node:buffer. File calls go through `bind(host)`, which the run supplies: every path is a tree
 //   path (relative ones resolve against /), checked by the same rules as env:fs.
-(function nodeLayer(utf8Encode, utf8Decode, hostYield) {
+(function nodeLayer(utf8Encode, utf8Decode, hostYield, native) {
   'use strict';
   const U8 = Uint8Array;
   const fromCharCode = String.fromCharCode;
@@ -100,36 +104,6 @@
       case 'latin1': return latin1Decode(bytes);
       case 'ascii': return latin1Decode(bytes.map((b) => b & 127));
       default: return utf16leDecode(bytes);
-    }
-  }
-
-  class TextEncoder {
-    get encoding() { return 'utf-8'; }
-    encode(input = '') { return utf8(String(input)); }
-    encodeInto(input, dest) {
-      const bytes = utf8(String(input));
-      const n = Math.min(bytes.length, dest.length);
-      dest.set(bytes.subarray(0, n));
-      return { read: n === bytes.length ? String(input).length : undefined, written: n };
-    }
-  }
-  const DECODERS = { 'utf-8': 'utf8', utf8: 'utf8', 'unicode-1-1-utf-8': 'utf8', 'utf-16le': 'utf16le', 'utf-16': 'utf16le', latin1: 'latin1', 'iso-8859-1': 'latin1', 'windows-1252': 'latin1', ascii: 'latin1', 'us-ascii': 'latin1' };
-  class TextDecoder {
-    #enc; #label; #ignoreBOM;
-    constructor(label = 'utf-8', options = {}) {
-      const key = String(label).trim().toLowerCase();
-      if (!(key in DECODERS)) throw new RangeError(`TextDecoder: the encoding "${label}" is not supported — the sandbox decodes utf-8, utf-16le and latin1 (windows-1252 is read as latin1)`);
-      this.#enc = DECODERS[key];
-      this.#label = key === 'utf8' || key === 'unicode-1-1-utf-8' ? 'utf-8' : key;
-      this.#ignoreBOM = !!(options && options.ignoreBOM);
-    }
-    get encoding() { return this.#label; }
-    decode(input) {
-      if (input === undefined) return '';
-      const bytes = input instanceof ArrayBuffer ? new U8(input) : new U8(input.buffer, input.byteOffset, input.byteLength);
-      let s = decode(bytes, this.#enc);
-      if (!this.#ignoreBOM && s.charCodeAt(0) === 0xfeff) s = s.slice(1);
-      return s;
     }
   }
 
@@ -226,47 +200,100 @@
   }
   Buffer.poolSize = 8192;
 
-  // ---- timers ----------------------------------------------------------------------------
-  // A virtual clock: `now` only moves when a timer fires, to that timer's due time.
-  let now = 0, seq = 0, pumping = false;
-  const timers = new Map(); // id -> { due, seq, fn, args, every }
+  // ---- timers and liveness ---------------------------------------------------------------
+  let seq = 0, pumping = false, waitId = 0, waitUntil = Infinity, sleeps = 0;
+  const timers = new Map(); // id -> { due, seq, fn, args, delay, every, ref, name }
+  const calls = new Map(); // promise -> the host call's name, while it is in flight
+  let changed = null; // resolves the current `settled` wait when anything above changes
+  const poke = () => { if (changed) { const c = changed; changed = null; c(); } };
+  const clock = () => performance.now();
   class Timeout {
     constructor(id) { this.id = id; }
-    ref() { return this; }
-    unref() { return this; }
-    hasRef() { return true; }
-    refresh() { const t = timers.get(this.id); if (t) { t.due = now + t.delay; t.seq = ++seq; } return this; }
+    ref() { const t = timers.get(this.id); if (t) t.ref = true; return this; }
+    unref() { const t = timers.get(this.id); if (t) { t.ref = false; poke(); } return this; }
+    hasRef() { const t = timers.get(this.id); return !!t && t.ref; }
+    refresh() { const t = timers.get(this.id); if (t) { t.due = clock() + t.delay; t.seq = ++seq; kick(t.due); } return this; }
+    close() { clear(this); return this; }
     [Symbol.toPrimitive]() { return this.id; }
   }
-  function schedule(fn, delay, args, every) {
-    if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
-    const d = Math.max(0, Number(delay) || 0);
+  function schedule(fn, delay, args, every, name) {
+    if (typeof fn !== 'function') throw new TypeError(`${name}: the "callback" argument must be of type function, got ${fn === null ? 'null' : typeof fn}`);
+    let d = Number(delay);
+    d = name === 'setImmediate' ? 0 : !(d >= 1 && d <= 2147483647) ? 1 : d; // Node's clamp
     const id = ++seq;
-    timers.set(id, { due: now + d, delay: d, seq: id, fn, args, every });
-    if (!pumping) { pumping = true; pump(); }
+    const t = { due: clock() + (name === 'setImmediate' ? -1 : d), delay: d, seq: id, fn, args, every, ref: true, name };
+    timers.set(id, t);
+    kick(t.due);
     return new Timeout(id);
+  }
+  function kick(due) {
+    if (!pumping) { pumping = true; pump(); } else if (waitId && due < waitUntil) native.wake(waitId);
+  }
+  function earliest() {
+    let next = null;
+    for (const t of timers.values()) if (!next || t.due < next.due || (t.due === next.due && t.seq < next.seq)) next = t;
+    return next;
   }
   async function pump() {
     try {
       while (timers.size > 0) {
-        await hostYield();
-        let next = null, nextId = 0;
-        for (const [id, t] of timers) if (!next || t.due < next.due || (t.due === next.due && t.seq < next.seq)) { next = t; nextId = id; }
-        if (!next) break;
-        now = Math.max(now, next.due);
-        if (next.every) { next.due = now + Math.max(1, next.delay); next.seq = ++seq; } else timers.delete(nextId);
-        try { next.fn(...next.args); } catch (e) { Promise.reject(e); }
+        const next = earliest();
+        const wait = next.due - clock();
+        if (wait > 0.5) {
+          waitId = ++sleeps; waitUntil = next.due;
+          try { await native.sleep(waitId, wait); } finally { waitId = 0; waitUntil = Infinity; }
+          continue;
+        }
+        await hostYield(); // the microtasks queued so far run first
+        const due = earliest();
+        if (!due || due.due - clock() > 0.5) continue;
+        const id = [...timers].find(([, t]) => t === due)[0];
+        if (due.every) { due.due = clock() + due.delay; due.seq = ++seq; } else timers.delete(id);
+        try { due.fn(...due.args); } catch (e) { Promise.reject(e); }
+        poke();
       }
-    } finally { pumping = false; }
+    } finally { pumping = false; poke(); }
   }
-  const clear = (t) => { if (t !== undefined && t !== null) timers.delete(typeof t === 'object' ? t.id : Number(t)); };
+  function clear(t) {
+    if (t === undefined || t === null) return;
+    if (timers.delete(typeof t === 'object' ? t.id : Number(t))) {
+      if (waitId) native.wake(waitId); // the pump recomputes, or stops when nothing is left
+      poke();
+    }
+  }
   const timerGlobals = {
-    setTimeout: (fn, delay, ...args) => schedule(fn, delay, args, false),
-    setInterval: (fn, delay, ...args) => schedule(fn, delay, args, true),
-    setImmediate: (fn, ...args) => schedule(fn, -1, args, false),
+    setTimeout: (fn, delay, ...args) => schedule(fn, delay, args, false, 'setTimeout'),
+    setInterval: (fn, delay, ...args) => schedule(fn, delay, args, true, 'setInterval'),
+    setImmediate: (fn, ...args) => schedule(fn, 0, args, false, 'setImmediate'),
     clearTimeout: clear, clearInterval: clear, clearImmediate: clear,
-    queueMicrotask: (fn) => { if (typeof fn !== 'function') throw new TypeError('queueMicrotask needs a function'); Promise.resolve().then(() => fn()); },
+    queueMicrotask: (fn) => { if (typeof fn !== 'function') throw new TypeError('queueMicrotask: the "callback" argument must be of type function'); Promise.resolve().then(() => fn()); },
   };
+  // A host call in flight keeps the run alive, as Node's pending I/O keeps its loop alive.
+  function track(promise, name) {
+    calls.set(promise, name);
+    const done = () => { calls.delete(promise); poke(); };
+    promise.then(done, done);
+    return promise;
+  }
+  const live = () => [...timers.values()].some((t) => t.ref) || calls.size > 0;
+  async function settled() {
+    for (;;) {
+      await hostYield();
+      if (!live()) { await hostYield(); if (!live()) return; }
+      else await new Promise((r) => { changed = r; });
+    }
+  }
+  function pending() {
+    const out = [];
+    const ms = (n) => (n >= 1000 ? `${+(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
+    for (const t of timers.values()) {
+      if (!t.ref) continue;
+      const fn = t.fn.name ? ` (${t.fn.name})` : '';
+      out.push(t.every ? `a setInterval every ${ms(t.delay)}${fn} nobody cleared` : `a ${t.name} of ${ms(t.delay)}${fn}, due in ${ms(Math.max(0, t.due - clock()))}`);
+    }
+    for (const name of calls.values()) out.push(`a call to ${name} that has not returned`);
+    return out;
+  }
 
   // ---- path (POSIX) ----------------------------------------------------------------------
   function normalizeParts(p, absolute) {
@@ -371,6 +398,14 @@
     renameSync(a, b) { call('renameSync', 'mv', a, treePath(b, 'renameSync')); },
     copyFileSync(a, b) { call('copyFileSync', 'cp', a, treePath(b, 'copyFileSync')); },
     accessSync(p) { if (!sync.existsSync(p)) { const e = new Error(`fs.accessSync: no such file or directory: ${treePath(p, 'accessSync')}`); e.code = 'ENOENT'; throw e; } },
+    cpSync(a, b) { call('cpSync', 'cp', a, treePath(b, 'cpSync')); },
+    realpathSync(p) { const t = treePath(p, 'realpathSync'); sync.accessSync(t); return path.resolve(t); },
+    mkdtempSync(prefix) { let d; do { d = `${prefix}${Math.random().toString(36).slice(2, 8)}`; } while (sync.existsSync(d)); sync.mkdirSync(d); return d; },
+    truncateSync(p, len = 0) { const b = sync.readFileSync(p); sync.writeFileSync(p, len <= b.length ? b.subarray(0, len) : Buffer.concat([b, Buffer.alloc(len - b.length)])); },
+    // The tree keeps no modes, owners or times of its own: these succeed on an existing path.
+    chmodSync(p) { sync.accessSync(p); },
+    chownSync(p) { sync.accessSync(p); },
+    utimesSync(p) { sync.accessSync(p); },
   };
   sync.lstatSync = sync.statSync;
   const promises = {};
@@ -389,13 +424,39 @@
   callbacks.exists = (p, cb) => { const r = sync.existsSync(p); Promise.resolve().then(() => cb(r)); };
   const constants = { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 };
   promises.constants = constants;
+  // fs.promises.open: a FileHandle over the path (the tree has no descriptors; each call is a
+  // whole-file operation, which is what readFile/writeFile/appendFile on a handle are anyway).
+  class FileHandle {
+    #path; #flags;
+    constructor(p, flags) { this.#path = treePath(p, 'open'); this.#flags = flags || 'r'; this.fd = 3; }
+    async readFile(o) { return sync.readFileSync(this.#path, o); }
+    async writeFile(data, o) { sync.writeFileSync(this.#path, data, o); }
+    async appendFile(data, o) { sync.appendFileSync(this.#path, data, o); }
+    async write(data) { const b = dataOf(data); sync.appendFileSync(this.#path, b); return { bytesWritten: b.length, buffer: data }; }
+    async stat() { return sync.statSync(this.#path); }
+    async truncate(len) { sync.truncateSync(this.#path, len); }
+    async close() {}
+    async sync() {}
+  }
+  promises.open = async (p, flags) => {
+    const f = String(flags || 'r');
+    if (f.startsWith('w')) sync.writeFileSync(p, new U8(0));
+    else if (f.startsWith('a')) { if (!sync.existsSync(p)) sync.writeFileSync(p, new U8(0)); }
+    else sync.accessSync(p);
+    return new FileHandle(p, f);
+  };
+  promises.FileHandle = FileHandle;
   const fs = { ...sync, ...callbacks, promises, constants, Stats, Dirent };
   const bufferModule = { Buffer, constants: { MAX_LENGTH: 2 ** 31 - 1 }, kMaxLength: 2 ** 31 - 1, atob: (s) => latin1Decode(base64Decode(s)), btoa: (s) => base64Encode(encode(s, 'latin1')) };
 
   return {
-    globals: { Buffer, TextEncoder, TextDecoder, ...timerGlobals },
+    globals: { Buffer, ...timerGlobals },
     modules: { fs, 'fs/promises': promises, path, buffer: bufferModule },
     bind(h) { host = h; },
-    pendingTimers: () => timers.size,
+    native,
+    hostYield,
+    track,
+    settled,
+    pending,
   };
 })

@@ -5,7 +5,8 @@
 //
 // Intrinsics are captured up front, so a script that later replaces `Object.keys` or
 // `JSON.stringify` cannot change how its own console output or result is rendered.
-(function hostKit(emit) {
+(function hostKit(emit, layer) {
+  const track = layer && layer.track;
   'use strict';
   const { keys, getPrototypeOf, getOwnPropertySymbols, freeze, isFrozen, defineProperty } = Object;
   const construct = Reflect.construct;
@@ -79,8 +80,27 @@
     try { head = `${e.name}: ${e.message}`; } catch { head = 'Error'; }
     if (e.message === '' || e.message === undefined) head = String(e.name || 'Error');
     const stack = typeof e.stack === 'string' ? e.stack.replace(/\n+$/, '') : '';
-    return stack ? `${head}\n${stack}` : head;
+    // A stack already headed by its message line (V8's form, see below) is shown as it is.
+    if (stack.startsWith('    at ') || stack === '') return stack ? `${head}\n${stack}` : head;
+    return stack;
   }
+
+  // `error.stack` begins with the message line, as in V8 (`Error: boom\n    at f (file:1:2)`),
+  // so code that logs `e.stack` shows what happened; QuickJS calls this when an error is made.
+  const frameText = (f) => {
+    const name = f.getFunctionName();
+    const file = f.getFileName();
+    const line = f.getLineNumber();
+    const where = f.isNative() ? 'native' : file ? (line >= 0 ? `${file}:${line}:${f.getColumnNumber()}` : file) : '<anonymous>';
+    return name ? `    at ${name} (${where})` : `    at ${where}`;
+  };
+  ErrorCtor.prepareStackTrace = (e, frames) => {
+    let head;
+    try { head = e.message === '' || e.message === undefined ? String(e.name) : `${e.name}: ${e.message}`; } catch { head = 'Error'; }
+    let out = head;
+    for (const f of frames) out += '\n' + frameText(f);
+    return out;
+  };
 
   function constructorName(o) {
     let proto;
@@ -438,8 +458,9 @@
   }
 
   // Wraps a host function so every argument arrives tagged: 'u' undefined, 'b' bytes (as a binary
-  // string), 'j' anything else (the host JSON-encodes it).
-  function bridge(native, name) {
+  // string), 'j' anything else (the host JSON-encodes it). A promise it returns is tracked: the
+  // run does not end while it is in flight (`label` names it in what a timeout says is pending).
+  function bridge(native, name, label) {
     return {
       [name](...args) {
         let kinds = '';
@@ -450,10 +471,32 @@
           else if (isView(a)) { kinds += 'b'; out.push(binary(new U8(a.buffer, a.byteOffset, a.byteLength))); }
           else { kinds += 'j'; out.push(a); }
         }
-        return native(kinds, ...out);
+        const r = native(kinds, ...out);
+        if (typeof track === 'function' && r instanceof Promise) track(r, label || name);
+        return r;
       },
     }[name];
   }
 
-  return { console, inspect, tagAndFreeze, settle, format, bridge };
+  // Promises rejected with no handler yet (the runtime's rejection tracker reports each change);
+  // what is left when the run settles fails it, as an unhandled rejection ends a Node process.
+  const rejections = new Map();
+  let fatalResolve = null;
+  const fatal = new Promise((resolve) => { fatalResolve = resolve; });
+  const describe = (reason) => (reason instanceof ErrorCtor ? errorText(reason) : inspect(reason));
+  function rejection(promise, reason, handled) {
+    if (handled) { rejections.delete(promise); return; }
+    rejections.set(promise, reason);
+    // Still unhandled after the microtasks queued so far ran (a host yield): the run fails.
+    if (layer && typeof layer.hostYield === 'function') {
+      layer.hostYield().then(() => { if (rejections.has(promise) && fatalResolve) fatalResolve(describe(reason)); });
+    }
+  }
+  function unhandled() {
+    const out = [];
+    for (const reason of rejections.values()) out.push(describe(reason));
+    return out;
+  }
+
+  return { console, inspect, tagAndFreeze, settle, format, bridge, rejection, unhandled, fatal };
 })

@@ -72,7 +72,7 @@ const CASES: &[Case] = &[
         &[],
         "import _ from 'lodash'; export default () => 1",
         None,
-        r#"ERR: only relative VFS paths, env:* modules and the vendored packages can be imported (got "lodash"). Importable by name: the packages exceljs, docx, pdf-lib, @pdf-lib/fontkit, pptxgenjs and Node's fs, fs/promises, path, buffer (also as node:fs, …). Available env modules: env:fs, env:std, env:assert"#,
+        r#"ERR: only relative VFS paths, env:* modules and the vendored packages can be imported (got "lodash"). Importable by name: the packages exceljs, docx, pdf-lib, @pdf-lib/fontkit, pptxgenjs and Node's fs, fs/promises, path, buffer, events, stream, stream/promises, util, crypto, url, timers, timers/promises, process (also as node:fs, …). Available env modules: env:fs, env:std, env:assert"#,
     ),
     ("std module refused", &[], "import * as s from 'std'; export default () => 1", None, "(got \"std\")"),
     (
@@ -225,8 +225,8 @@ const CASES: &[Case] = &[
         &[],
         "export default () => [typeof fetch, typeof process, typeof require, typeof setTimeout, typeof setInterval, typeof XMLHttpRequest, typeof WebSocket, typeof Buffer, typeof WebAssembly, typeof queueMicrotask, typeof JSON, typeof Promise]",
         None,
-        // Timers, Buffer and queueMicrotask are the sandbox's own stand-ins (node.rs); the rest stay absent.
-        r#"["undefined","undefined","undefined","function","function","undefined","undefined","function","undefined","function","object","function"]"#,
+        // Timers, Buffer, process and queueMicrotask are the sandbox's own stand-ins (node.rs); the rest stay absent.
+        r#"["undefined","object","undefined","function","function","undefined","undefined","function","undefined","function","object","function"]"#,
     ),
 ];
 

@@ -112,8 +112,8 @@ fn a_library_reaches_only_what_the_script_reaches() {
     let r = run_on(&engine, tree(&[]), "import { probe } from 'env:probe'; export default () => probe();");
     assert_eq!(
         outcome(&r),
-        // setTimeout and Buffer are the sandbox's stand-ins (node.rs), which a library sees like a script.
-        r#"["undefined","undefined","function","function","undefined","undefined","undefined","undefined",0,"undefined"]"#
+        // setTimeout, Buffer and process are the sandbox's stand-ins (node.rs), which a library sees like a script.
+        r#"["object","undefined","function","function","undefined","undefined","undefined","undefined",0,"undefined"]"#
     );
 }
 

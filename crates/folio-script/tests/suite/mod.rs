@@ -3,12 +3,14 @@
 mod budget;
 mod builtins;
 mod console;
+mod event_loop;
 mod executor;
 mod libraries;
 mod library;
 mod node;
 mod pipeline;
 mod sandbox;
+mod web;
 
 pub use folio_script::{Engine, ModuleRegistry, RunOptions, RunResult, RunValue, ScriptError, ScriptLimits, TreeFs};
 pub use folio_vfs::{MemTree, Tree, VPath};

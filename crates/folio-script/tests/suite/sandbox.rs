@@ -3,7 +3,7 @@
 use super::*;
 
 /// Walks every value reachable from `roots` (depth ≤ 4, ≤ 30 keys per node) and, for each, tries
-/// `v.constructor.constructor('return typeof process')()` directly and through its prototype.
+/// `v.constructor.constructor('return typeof require')()` directly and through its prototype.
 /// Returns the paths where the answer was not "undefined".
 const HUNTER: &str = r#"
 const escapes = [];
@@ -13,7 +13,7 @@ function probe(v, path) {
   for (const [how, target] of [['', v], ['proto.', (() => { try { return Object.getPrototypeOf(v); } catch { return null; } })()]]) {
     try {
       const F = target.constructor.constructor;
-      const r = F('return typeof process')();
+      const r = F('return typeof require')();
       if (r !== 'undefined') escapes.push(`${how}${path}: ${r}`);
     } catch {}
   }
@@ -47,27 +47,27 @@ fn no_host_state_is_reachable() {
 #[test]
 fn direct_payloads_fail() {
     let payloads = [
-        "globalThis.constructor.constructor('return typeof process')()",
-        "({}).constructor.constructor('return typeof process')()",
-        "(function(){}).constructor('return typeof process')()",
-        "(async function(){}).constructor('return typeof process')()",
-        "[].constructor.constructor('return typeof process')()",
-        "console.log.constructor('return typeof process')()",
-        "readFile.constructor('return typeof process')()",
+        "globalThis.constructor.constructor('return typeof require')()",
+        "({}).constructor.constructor('return typeof require')()",
+        "(function(){}).constructor('return typeof require')()",
+        "(async function(){}).constructor('return typeof require')()",
+        "[].constructor.constructor('return typeof require')()",
+        "console.log.constructor('return typeof require')()",
+        "readFile.constructor('return typeof require')()",
     ];
     for p in payloads {
         let r = run(&format!(
             "import {{ readFile }} from 'env:fs';\nexport default () => {{ try {{ return {p}; }} catch (e) {{ return `threw ${{e.name}}: ${{e.message}}`; }} }}"
         ));
-        // Each payload reaches a Function of the script's own realm, which sees no `process`.
+        // Each payload reaches a Function of the script's own realm, which sees no `require` (the sandbox's own `process` stand-in is a global there, so `require` is the probe).
         assert_eq!(outcome(&r), r#""undefined""#, "{p}");
     }
 }
 
 #[test]
 fn host_apis_are_absent() {
+    // `process` is the sandbox's own stand-in (env empty, cwd '/'), tested in node.rs.
     let names = [
-        "process",
         "require",
         "fetch",
         "XMLHttpRequest",
@@ -75,7 +75,6 @@ fn host_apis_are_absent() {
         "WebAssembly",
         "module",
         "exports",
-        "global",
         "std",
         "os",
         "scriptArgs",
@@ -108,7 +107,7 @@ fn host_apis_are_absent() {
 
 #[test]
 fn escape_is_blocked_at_write_time_too() {
-    let src = "const t = globalThis.constructor.constructor('return typeof process')();\nif (t !== 'undefined') throw new Error('escaped');\nexport default () => t;";
+    let src = "const t = globalThis.constructor.constructor('return typeof require')();\nif (t !== 'undefined') throw new Error('escaped');\nexport default () => t;";
     engine().validate(&MemTree::new(), &vp("/scripts/e.js"), src).unwrap();
 }
 
@@ -161,7 +160,7 @@ fn the_host_kit_and_module_layers_cannot_be_imported() {
         ));
         assert!(
             outcome(&r).starts_with(&format!(
-                r#""only relative VFS paths, env:* modules and the vendored packages can be imported (got \"{spec}\"). Importable by name: the packages exceljs, docx, pdf-lib, @pdf-lib/fontkit, pptxgenjs and Node's fs, fs/promises, path, buffer (also as node:fs, …). Available env modules: env:fs, env:std, env:assert."#
+                r#""only relative VFS paths, env:* modules and the vendored packages can be imported (got \"{spec}\"). Importable by name: the packages exceljs, docx, pdf-lib, @pdf-lib/fontkit, pptxgenjs and Node's fs, fs/promises, path, buffer, events, stream, stream/promises, util, crypto, url, timers, timers/promises, process (also as node:fs, …). Available env modules: env:fs, env:std, env:assert."#
             )),
             "{spec}: {}",
             outcome(&r)
@@ -175,7 +174,7 @@ fn a_library_namespace_its_classes_and_instances_lead_nowhere() {
     registry.register_native(folio_script::zip_module().unwrap()).unwrap();
     let engine = Engine::new(registry, ScriptLimits { run_timeout_ms: 5_000, ..ScriptLimits::default() });
     let src = format!(
-        "import * as zip from 'env:zip';\n{HUNTER}\nexport default () => {{\n  const chunks = [];\n  const z = new zip.Zip((err, c) => chunks.push(c));\n  const f = new zip.ZipDeflate('a.txt');\n  z.add(f);\n  f.push(zip.strToU8('a'), true);\n  z.end();\n  let caught;\n  try {{ zip.unzipSync(new Uint8Array([1])); }} catch (e) {{ caught = e; }}\n  walk({{ zip, z, f, chunks, caught, d: new zip.Deflate() }}, 'roots', 0);\n  return {{ escapes, enough: visited > 100, direct: zip.Zip.constructor('return typeof process')() }};\n}}"
+        "import * as zip from 'env:zip';\n{HUNTER}\nexport default () => {{\n  const chunks = [];\n  const z = new zip.Zip((err, c) => chunks.push(c));\n  const f = new zip.ZipDeflate('a.txt');\n  z.add(f);\n  f.push(zip.strToU8('a'), true);\n  z.end();\n  let caught;\n  try {{ zip.unzipSync(new Uint8Array([1])); }} catch (e) {{ caught = e; }}\n  walk({{ zip, z, f, chunks, caught, d: new zip.Deflate() }}, 'roots', 0);\n  return {{ escapes, enough: visited > 100, direct: zip.Zip.constructor('return typeof require')() }};\n}}"
     );
     let t = tree(&[]);
     t.write(&vp("/scripts/main.js"), src.as_bytes()).unwrap();
