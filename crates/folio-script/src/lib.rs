@@ -8,8 +8,11 @@
 //! (rquickjs 0.14 over quickjs-ng), and drops them when it settles. A fresh runtime costs well
 //! under a millisecond, so there is no pool to poison and nothing one run does to globals or
 //! prototypes can be seen by the next. The context holds the standard intrinsics, a frozen
-//! `console`, and nothing else: no timers, no `process`, no `require`, no network, no host file
-//! system, no QuickJS `std`/`os` modules. Because the host side is Rust, no host-realm object
+//! `console`, the web platform a script written from MDN expects (`web.rs`: `TextDecoder` over
+//! encoding_rs, `URL`, `crypto`, `structuredClone`, `atob`/`btoa`, `AbortController`), the Node
+//! stand-ins scoped to the tree (`node.rs`: `fs`, `process` with an empty `env` and `cwd()` `/`,
+//! streams, events), and nothing else: no `require`, no network, no host file system, no QuickJS
+//! `std`/`os` modules. Because the host side is Rust, no host-realm object
 //! exists for a script to reach; values cross as data (JSON, or bytes) and are rebuilt inside the
 //! script's realm.
 //!
@@ -60,12 +63,13 @@
 //!
 //! # Decisions
 //!
-//! - **Timers are stand-ins.** `setTimeout`, `setInterval`, `setImmediate` and
-//!   `queueMicrotask` exist because the vendored libraries need them (exceljs does not finish a
-//!   write without `setTimeout`), but they run on a virtual clock inside the run (`node.rs`):
-//!   nothing waits for real time, nothing reaches the host, and timers still pending when the
-//!   default export settles are dropped with the context (the run warns how many). A script
-//!   that needs to wait uses `await sleep(ms)` from `env:std`, bounded per call (60 s).
+//! - **A run ends as a Node process does.** `setTimeout`, `setInterval`, `setImmediate` and
+//!   `queueMicrotask` follow the real clock, and a run ends when the default export's promise,
+//!   the `env:` host calls in flight and the referenced timers have all settled — not when the
+//!   default export returns — so a write a script started without `await` still lands. An
+//!   `unref()`ed timer does not hold the run. A run still waiting at its deadline is stopped with
+//!   the budget error and a list of what was pending (the promise, each timer with its delay and
+//!   function, each host call); an unhandled rejection fails the run with its stack.
 //! - **The npm route.** exceljs, docx, pdf-lib, @pdf-lib/fontkit and pptxgenjs are imported by
 //!   their npm names, with Node's `fs`, `fs/promises`, `path` and `buffer` and the globals
 //!   `Buffer`, `TextEncoder`/`TextDecoder` answered by the sandbox and scoped to the tree

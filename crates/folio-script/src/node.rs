@@ -18,13 +18,13 @@
 //!   relative one resolves against `/` (the sandbox's working directory is the folder's root), and
 //!   a path the tree refuses (`/../x`, a control character) fails with the message env:fs gives.
 //!   Errors carry Node's `code` (`ENOENT`, `EISDIR`, …) so libraries that test it behave.
-//! - **Timers** run on a virtual clock (no real waiting): each fire is one host yield, so
-//!   microtasks drain between timers as in Node, and a `setInterval` nobody clears cannot keep a
-//!   run alive — the run ends when its default export settles, and pending timers are dropped with
-//!   the context (the run says how many on stderr).
+//! - **Timers** follow the real clock, and each fire is one host yield, so microtasks drain
+//!   between timers as in Node. A referenced timer holds the run open as it holds a Node process
+//!   (`unref()` lets go); one still pending at the deadline is named in the budget error.
 //!
 //! Nothing here reaches the host beyond the run's own file system: no network (`node:https`
-//! exists only so pptxgenjs's Node path loads, and refuses), no `process`, no `require`.
+//! exists only so pptxgenjs's Node path loads, and refuses), no `require`; `process` is a
+//! stand-in with an empty `env` (`js/streams.js`).
 
 use std::future::Future;
 use std::pin::Pin;

@@ -95,12 +95,21 @@ export default async function main() {
   recursive), `readdirSync` (names, or `{ withFileTypes: true }`), `statSync`, `rmSync`, `renameSync`,
   `copyFileSync`, the callback forms, and `fs.promises` / `fs/promises` (`readFile`, `writeFile`, …).
   Errors carry Node's `code` (`ENOENT`…); a path outside the folder (`/../x`) is refused with env:fs's message.
-- `path` / `node:path` (POSIX; the working directory is `/`), `buffer` / `node:buffer`.
+- `path` / `node:path` (POSIX; the working directory is `/`), `buffer` / `node:buffer`, `events`, `stream`,
+  `stream/promises`, `util` (`promisify`, `format`, `inspect`), `url`, `timers`, `timers/promises`, and
+  `node:crypto` (`createHash`, `randomBytes`). `fs.createWriteStream` / `createReadStream` pipe as in Node
+  (`Packer.toStream(doc).pipe(fs.createWriteStream('/out/a.docx'))` writes the file).
+- `process`: `env` is empty, `argv`, `cwd()` is `/`, `platform`, `hrtime`, `nextTick`; `exit` throws.
 - Globals: `Buffer` (a `Uint8Array`: `from(text, 'utf8'|'base64'|'hex'|'latin1')`, `alloc`, `concat`,
-  `isBuffer`, `byteLength`, `toString(encoding)`), `TextEncoder`, `TextDecoder` (utf-8, utf-16le, latin1).
-- Timers (`setTimeout`, `setInterval`, `setImmediate`, `queueMicrotask`) run on a virtual clock inside
-  the run: no real waiting, and whatever is still pending when your default export returns is cancelled.
-- Not there: `process`, `require`, network (`https`, `fetch`), child processes, other npm packages.
+  `isBuffer`, `byteLength`, `toString(encoding)`), `TextEncoder`, `TextDecoder` (every WHATWG label, e.g.
+  `windows-1252`, `shift_jis`; `fatal`, `ignoreBOM`, `stream`), `URL`, `URLSearchParams`, `crypto`
+  (`getRandomValues`, `randomUUID`, `subtle.digest`), `structuredClone`, `atob`/`btoa`, `AbortController`.
+- Timers (`setTimeout`, `setInterval`, `setImmediate`, `queueMicrotask`) follow the real clock. As in Node,
+  the run ends when your default export's promise, the host calls in flight and the timers have settled,
+  so a `.then(…)` write you did not `await` still lands; a promise that never settles is stopped at the
+  deadline with a list of what was pending. Clear an interval (or `unref()` it) when you are done with it.
+- Not there: `Intl` (so `toLocaleString` does not group digits — format numbers yourself),
+  `require`, network (`https`, `fetch`), child processes, other npm packages.
   Anything else you import by a bare name fails, listing what can be imported.
 
 ## Then check the file like a reader would
