@@ -97,19 +97,8 @@ fn filetime(v: [u8; 8]) -> Option<String> {
     if secs <= 0 {
         return None;
     }
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    Some(format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60))
+    // Whole seconds: the milliseconds folio-env's timestamp carries are always zero here.
+    Some(folio_env::iso(secs.checked_mul(1000)?).replace(".000Z", "Z"))
 }
 
 fn split_display(s: Option<String>) -> Vec<String> {
