@@ -503,8 +503,8 @@ fn the_checker_catches_each_kind_of_false_advertisement() {
     let (exports, _) = truth_of(&env);
     let truth = Truth { used_rows: used_rows(&exports), exports };
     let cases: &[(&str, Option<&str>, Option<&str>)] = &[
-        ("Build the deck with env:email.", None, Some("mentions env:email, which is not a registered module")),
-        ("import { read } from 'env:ocr';", None, Some("mentions env:ocr, which is not a registered module")),
+        ("Build the deck with env:telepathy.", None, Some("mentions env:telepathy, which is not a registered module")),
+        ("import { read } from 'env:fax';", None, Some("mentions env:fax, which is not a registered module")),
         ("import { render } from 'env:motion';\nawait render('/s.jsx', '/out/a.mp4');", None, None),
         ("Render a still with env:motion.still first.", None, None),
         ("import { transcode } from 'env:motion';", None, Some("imports transcode from env:motion")),
