@@ -30,17 +30,25 @@ pub struct Tesseract {
     pub tessdata: Option<PathBuf>,
 }
 
-fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+fn on_path(path: &str, name: &str) -> Option<PathBuf> {
+    std::env::split_paths(path).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
 impl Tesseract {
-    /// Finds tesseract as [`OVERRIDE`] or `PATH` say, and checks it answers `--version`.
+    /// Finds tesseract as this process's [`OVERRIDE`] or `PATH` say.
     pub fn discover() -> Result<Tesseract, OcrError> {
-        let program = match std::env::var_os(OVERRIDE) {
+        Tesseract::discover_with(&|k| std::env::var(k).ok())
+    }
+
+    /// Finds tesseract as `var` says ([`OVERRIDE`], else `PATH`; a host passes its own view of
+    /// the environment, so an isolated host finds none), and checks it answers `--version`.
+    pub fn discover_with(var: &dyn Fn(&str) -> Option<String>) -> Result<Tesseract, OcrError> {
+        let exe = if cfg!(windows) { "tesseract.exe" } else { "tesseract" };
+        let program = match var(OVERRIDE) {
             Some(p) => PathBuf::from(p),
-            None => on_path("tesseract").ok_or_else(|| OcrError::Missing { why: "no tesseract on PATH".into() })?,
+            None => var("PATH")
+                .and_then(|path| on_path(&path, exe))
+                .ok_or_else(|| OcrError::Missing { why: format!("no {exe} on PATH and {OVERRIDE} unset") })?,
         };
         Tesseract::at(&program)
     }

@@ -9,9 +9,14 @@ use folio_ocr::{Limits, Ocr, OcrError, RecognizeOptions, Tesseract};
 use folio_render::{HostPaths, Renderer};
 
 fn corpus(rel: &str) -> Vec<u8> {
+    // FOLIO_CORPUS, else `shared/corpus` beside the checkout (or beside a worktree's parent).
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = std::env::var_os("FOLIO_CORPUS")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
+        .or_else(|| {
+            ["../../../shared/corpus", "../../../../shared/corpus"].iter().map(|r| here.join(r)).find(|d| d.is_dir())
+        })
+        .unwrap_or_else(|| here.join("../../../shared/corpus"));
     std::fs::read(dir.join(rel))
         .unwrap_or_else(|e| panic!("{rel} in the corpus at {} (set FOLIO_CORPUS): {e}", dir.display()))
 }

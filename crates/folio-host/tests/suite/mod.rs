@@ -6,4 +6,5 @@ mod mcp;
 mod module_cycles;
 mod modules;
 mod motion;
+mod ocr;
 mod provenance;
