@@ -83,7 +83,10 @@ pub const MODULES: &[Registration] = &[
 /// Rows of [`MODULES`] offered only when their tool was found: `(name, present)`. An absent
 /// module is not registered (a script's import names it missing, its skill is not written) and
 /// its doctor row names the install line.
-pub const CONDITIONAL: &[(&str, fn(&Parts) -> bool)] = &[("ocr", |p| p.ocr.is_some())];
+pub const CONDITIONAL: &[(&str, Present)] = &[("ocr", |p| p.ocr.is_some())];
+
+/// Whether a conditional module's tool was found.
+pub type Present = fn(&Parts) -> bool;
 
 /// Whether `row` is offered with these parts (every row not in [`CONDITIONAL`] is).
 pub fn present(row: &Registration, parts: &Parts) -> bool {
