@@ -1,10 +1,13 @@
 //! What can go wrong reading a scan, each variant one message naming the fix.
 
+/// The install line on each platform.
+pub const INSTALL: &str = "apt-get install tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd (macOS: brew install tesseract; Windows: winget install UB-Mannheim.TesseractOCR)";
+
 /// An OCR failure.
 #[derive(Debug, thiserror::Error)]
 pub enum OcrError {
     /// tesseract is not installed (or the override points nowhere).
-    #[error("tesseract was not found ({why}); install it: {}", crate::tesseract::INSTALL)]
+    #[error("tesseract was not found ({why}); install it: {}", INSTALL)]
     Missing {
         /// What was looked at.
         why: String,

@@ -13,8 +13,7 @@ use folio_budget::{ChildEnd, ChildLimits, child};
 
 use crate::error::OcrError;
 
-/// The install line on each platform.
-pub const INSTALL: &str = "apt-get install tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd (macOS: brew install tesseract; Windows: winget install UB-Mannheim.TesseractOCR)";
+pub use crate::error::INSTALL;
 
 /// The environment variable that overrides where tesseract is.
 pub const OVERRIDE: &str = "FOLIO_TESSERACT";
