@@ -19,6 +19,7 @@ On macOS, install the prerequisites with Homebrew, then run this script again:
   brew install node ffmpeg      # the desktop UI build; test videos and webm previews
   brew install --cask chromium  # env:motion renders scenes in it (or install Google Chrome)
   brew install espeak-ng        # env:media.speak (text to speech)
+  brew install tesseract        # env:ocr (English and OSD data included; other languages: brew install tesseract-lang)
   brew install poppler && python3 -m pip install openpyxl python-docx   # tests: independent readers of PDFs and workbooks
   bash scripts/get-pdfium.sh    # PDFium from the pinned pypdfium2 wheel into ~/.cache/folio/pdfium
   brew install rpm              # optional: `rpm -qp` reads the .rpm that scripts/package.sh builds on Linux
@@ -33,6 +34,7 @@ On Windows, install the prerequisites with winget, then run this script again:
   winget install OpenJS.NodeJS.LTS Gyan.FFmpeg   # the desktop UI build; test videos and webm previews
   winget install Google.Chrome   # env:motion renders scenes in it
   winget install eSpeak-NG.eSpeak-NG   # env:media.speak (text to speech)
+  winget install UB-Mannheim.TesseractOCR   # env:ocr (tick extra languages in its installer)
   python -m pip install openpyxl python-docx   # tests: an independent reader of workbooks (poppler: pdftotext via MSYS2 or conda)
   bash scripts/get-pdfium.sh    # (Git Bash) PDFium from the pinned pypdfium2 wheel into %LOCALAPPDATA%\folio\pdfium
 MSG
@@ -67,6 +69,10 @@ has_pkg fonts-dejavu-core || office+=(fonts-dejavu-core)
 has_pkg fonts-noto-color-emoji || office+=(fonts-noto-color-emoji)
 # env:media.speak: espeak-ng turns text into speech (optional at run time; its tests speak).
 command -v espeak-ng >/dev/null 2>&1 || office+=(espeak-ng)
+# env:ocr: tesseract with English and orientation (OSD) data; without it the module is absent.
+for pkg in tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd; do
+  has_pkg "$pkg" || office+=("$pkg")
+done
 # Issue 14's independent readers: poppler-utils (pdftotext/pdfinfo check the PDFs env:documents
 # writes) and python3-openpyxl (reads back workbooks, cached values and styles, in the tests).
 command -v pdftotext >/dev/null 2>&1 || office+=(poppler-utils)

@@ -57,7 +57,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let motion = std::sync::Arc::new(folio_motion::modules::MotionHost::discover(None, None));
         record("env:motion discovery", ms(t));
         let parts = Parts::new(renderer, doctor, motion);
-        for row in MODULES {
+        for row in MODULES.iter().filter(|row| folio_host::modules::present(row, &parts)) {
             let t = Instant::now();
             (row.build)(&parts)?;
             record(&format!("env:{} constructed", row.name), ms(t));

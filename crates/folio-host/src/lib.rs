@@ -179,7 +179,7 @@ impl HostBuilder {
         warnings.extend(rates.take_warnings());
         let parts = Parts::new(renderer, doctor, motion);
         let mut registry = ModuleRegistry::with_builtins();
-        for row in MODULES {
+        for row in MODULES.iter().filter(|row| modules::present(row, &parts)) {
             let module = (row.build)(&parts).map_err(|why| HostError::Module { name: row.name.into(), why })?;
             if module.name != row.name {
                 return Err(HostError::Module {

@@ -27,14 +27,24 @@ pub struct Parts {
     /// env:spreadsheets' LibreOffice (for `recalculate`) and its per-environment sheet cache,
     /// shared by the module and the workbook handler.
     pub sheets: Arc<folio_sheets::SheetsHost>,
+    /// env:ocr's tesseract beside the renderer's PDFium, when tesseract was found (`None`: the
+    /// module is absent and the `tesseract` doctor row says why).
+    pub ocr: Option<Arc<folio_ocr::Ocr>>,
 }
 
 impl Parts {
     /// The parts over a renderer, the doctor's rows and env:motion's host; the spreadsheet host
-    /// (its LibreOffice and cache) is derived from the renderer's host paths.
-    pub fn new(renderer: Arc<Renderer>, doctor: Vec<Capability>, motion: Arc<MotionHost>) -> Parts {
+    /// (its LibreOffice and cache) is derived from the renderer's host paths, and tesseract is
+    /// looked for through them (its doctor row joins `doctor`).
+    pub fn new(renderer: Arc<Renderer>, mut doctor: Vec<Capability>, motion: Arc<MotionHost>) -> Parts {
         let sheets = Arc::new(folio_sheets::SheetsHost::new(renderer.host.clone()));
-        Parts { renderer, doctor, motion, sheets }
+        let found = folio_ocr::Tesseract::discover_with(&|k| renderer.host.env.get(k).cloned());
+        let (ok, detail, fix) = folio_ocr::doctor_row(&found);
+        doctor.push(Capability { name: "tesseract".into(), ok, required: false, detail, fix });
+        let ocr = found.ok().map(|tesseract| {
+            Arc::new(folio_ocr::Ocr { tesseract, renderer: renderer.clone(), limits: folio_ocr::Limits::default() })
+        });
+        Parts { renderer, doctor, motion, sheets, ocr }
     }
 }
 
@@ -67,7 +77,27 @@ pub const MODULES: &[Registration] = &[
     Registration { name: "spreadsheets", build: spreadsheets, skill: Some(folio_sheets::modules::SKILL) },
     Registration { name: "archives", build: archives, skill: Some(folio_archives::SKILL) },
     Registration { name: "email", build: email, skill: Some(folio_email::SKILL) },
+    Registration { name: "ocr", build: ocr, skill: Some(folio_ocr::SKILL) },
 ];
+
+/// Rows of [`MODULES`] offered only when their tool was found: `(name, present)`. An absent
+/// module is not registered (a script's import names it missing, its skill is not written) and
+/// its doctor row names the install line.
+pub const CONDITIONAL: &[(&str, Present)] = &[("ocr", |p| p.ocr.is_some())];
+
+/// Whether a conditional module's tool was found.
+pub type Present = fn(&Parts) -> bool;
+
+/// Whether `row` is offered with these parts (every row not in [`CONDITIONAL`] is).
+pub fn present(row: &Registration, parts: &Parts) -> bool {
+    CONDITIONAL.iter().all(|(name, present)| *name != row.name || present(parts))
+}
+
+/// Scanned PDFs and photos read by tesseract; present only when tesseract was found.
+fn ocr(p: &Parts) -> Result<NativeModule, String> {
+    let ocr = p.ocr.clone().ok_or("env:ocr was built without tesseract: folio_host::CONDITIONAL must skip it")?;
+    Ok(folio_ocr::ocr_module(ocr))
+}
 
 /// .eml and Outlook .msg: describe and extract, attachments written through the gateway.
 fn email(_: &Parts) -> Result<NativeModule, String> {

@@ -127,6 +127,8 @@ const ENV_KEYS: &[&str] = &[
     // folio-media's tools, found through these paths by folio-host.
     "FOLIO_FFPROBE_PATH",
     "FOLIO_ESPEAK_PATH",
+    // folio-ocr's tesseract, found by folio-host.
+    "FOLIO_TESSERACT",
     "USERPROFILE",
     "PROGRAMDATA",
     "FOLIO_PDFIUM_PATH",

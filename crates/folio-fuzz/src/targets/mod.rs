@@ -129,7 +129,7 @@ pub(crate) fn limits() -> Limits {
 pub(crate) fn environment() -> Result<Environment, String> {
     let parts = folio_host::Parts::new(renderer(), Vec::new(), no_motion());
     let mut registry = ModuleRegistry::with_builtins();
-    for row in folio_host::MODULES {
+    for row in folio_host::MODULES.iter().filter(|row| folio_host::modules::present(row, &parts)) {
         let module = (row.build)(&parts).map_err(|e| format!("env:{}: {e}", row.name))?;
         registry.register_native(module).map_err(|e| e.to_string())?;
     }

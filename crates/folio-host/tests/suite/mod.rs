@@ -7,4 +7,5 @@ mod mcp;
 mod module_cycles;
 mod modules;
 mod motion;
+mod ocr;
 mod provenance;
