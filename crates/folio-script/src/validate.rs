@@ -154,12 +154,22 @@ impl Engine {
         match self.execute(op).await? {
             Done::Loaded(Some(loaded)) if kind == ScriptKind::Entry => {
                 let d = dts::declare(path.as_str(), source, &loaded.default_name);
-                let nudge = (!d.has_jsdoc).then(|| {
-                    "saved, but with no JSDoc block it has no description in `ls /scripts` and its .d.ts is untyped — which is how you (or the next session) will find and reuse it. Add one above the default export: /** What it does. @param {{ x: string }} args @returns {Promise<...>} */".to_owned()
-                });
+                let nudge = (!d.has_jsdoc).then(|| jsdoc_nudge(source));
                 Ok(Validation { kind, dts: Some(d.dts), one_liner: d.one_liner, nudge })
             }
             _ => Ok(Validation { kind, dts: None, one_liner: None, nudge: None }),
         }
+    }
+}
+
+/// What the write says when the default export has no JSDoc block of its own: where a block the
+/// script does have sits and where it must go, or how to write one.
+fn jsdoc_nudge(source: &str) -> String {
+    let line_of = |start: &str| source.lines().position(|l| l.trim_start().starts_with(start)).map(|i| i + 1);
+    match (line_of("/**"), line_of("export default")) {
+        (Some(block), Some(export)) if block < export => format!(
+            "saved, but the /** … */ block at line {block} is not the one directly above `export default` (line {export}), so `ls /scripts` shows no description and the .d.ts is untyped — which is how you (or the next session) will find and reuse it. Move that block to the line just above `export default`, after the imports."
+        ),
+        _ => "saved, but with no JSDoc block it has no description in `ls /scripts` and its .d.ts is untyped — which is how you (or the next session) will find and reuse it. Add one above the default export: /** What it does. @param {{ x: string }} args @returns {Promise<...>} */".to_owned(),
     }
 }

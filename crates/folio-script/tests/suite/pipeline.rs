@@ -181,6 +181,17 @@ fn one_liner_and_nudge() {
     for part in ["no description in `ls /scripts`", "find and reuse it", "@param"] {
         assert!(nudge.contains(part), "{nudge}");
     }
+    // A block above the imports is not the default export's: the write says where it is and
+    // where it must go, instead of claiming there is none (a model read that as a lie and
+    // rewrote the script).
+    let src = "/** Sums a column. */\nimport { x } from './lib/x.js';\n\nexport default async function sum(args) {}";
+    let nudge = validate(&[("/scripts/lib/x.js", "export const x = 1;")], "/scripts/c.js", src).unwrap().nudge.unwrap();
+    for part in
+        ["block at line 1", "`export default` (line 4)", "Move that block to the line just above `export default`"]
+    {
+        assert!(nudge.contains(part), "{nudge}");
+    }
+    assert!(!nudge.contains("with no JSDoc block"), "{nudge}");
 }
 
 #[test]
