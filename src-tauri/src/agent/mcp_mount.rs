@@ -82,52 +82,5 @@ pub fn doctor_rows(state_dir: Option<&Path>, folder: Option<&Path>) -> Vec<Docto
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-    use folio_host::mcp::{McpConfig, Scope, TransportConfig};
-
-    fn http(name: &str, url: &str) -> ServerConfig {
-        ServerConfig {
-            name: name.into(),
-            enabled: true,
-            scope: Scope::Global,
-            transport: TransportConfig::Http { url: url.into(), headers: Vec::new() },
-        }
-    }
-
-    /// An unreadable store refuses the servers off this machine with its own reason (the path
-    /// and the fix), never "the global local-only setting", and connects to none of them.
-    #[test]
-    fn an_unreadable_store_refuses_remote_servers_with_its_own_reason() {
-        let root = tempfile::tempdir().unwrap();
-        // A directory where the database file should be: the store cannot be opened.
-        std::fs::create_dir_all(root.path().join("folio.sqlite").join("x")).unwrap();
-        let reason = boundary(root.path(), None).unwrap_err();
-        assert!(reason.contains("folio.sqlite") && reason.contains("hint:"), "{reason}");
-        assert!(!reason.contains("local-only setting"), "{reason}");
-        let remote = http("far", "http://10.255.255.1:9/mcp");
-        let said = refusal(&remote, &reason).unwrap();
-        assert!(said.contains("http://10.255.255.1:9/mcp") && said.contains("could not be read"), "{said}");
-        assert_eq!(refusal(&http("near", "http://127.0.0.1:9/mcp"), &reason), None);
-
-        let config = McpConfig { servers: vec![remote], ..McpConfig::default() };
-        config.save(root.path()).unwrap();
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-        let mounted = mount(root.path(), None, runtime.handle());
-        let warnings = mounted.warnings();
-        assert_eq!(warnings.len(), 1, "{warnings:?}");
-        assert!(
-            warnings[0].starts_with("env:far is not available: not connected") && warnings[0].contains("folio.sqlite")
-        );
-    }
-
-    #[test]
-    fn a_missing_state_root_is_a_warning_not_silence() {
-        let said = failed(mcp::CONFIG_FILE, "the state directory could not be found (no HOME)".into());
-        assert_eq!(said.warnings().len(), 1);
-        assert_eq!(said.rows().len(), 1);
-        assert!(!said.rows()[0].ok);
-    }
-}
+// The failing-closed rule's tests live with the rule, in folio-workspace's `mcp` module; this
+// file only hands the app's state root and runtime to it.
