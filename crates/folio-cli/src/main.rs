@@ -6,6 +6,7 @@ mod ask;
 mod bench;
 mod changes;
 mod doctor;
+mod eval;
 mod flags;
 mod ledger;
 mod mcp;
@@ -90,6 +91,10 @@ enum Command {
     /// reply and tool calls. Edits stay pending (review them with `folio status`). Without PROMPT,
     /// `--conversation ID` continues a run that stopped at the turn limit.
     Ask(ask::AskArgs),
+    /// Measure whether a model gets an analyst's work done: scenarios over a seeded corpus,
+    /// deterministic checks, a spend budget, a report (`folio eval selfcheck` needs no model).
+    #[command(subcommand)]
+    Eval(eval::EvalCommand),
     /// Print what was sent to the model in a conversation over FOLDER (the latest, unless
     /// --conversation): each request's provider, model, endpoint, body size and SHA-256, and what
     /// it carried — message text, tool results with the files and ranges they came from, images
@@ -189,6 +194,7 @@ fn main() -> ExitCode {
         Command::Discard { folder, paths, json } => changes::discard(cli.state_dir, &folder, &paths, json),
         Command::Verbs { folder, flags, answers } => verbs::run(cli.state_dir, &folder, &flags, answers),
         Command::Ask(args) => ask::run(cli.state_dir, args),
+        Command::Eval(command) => eval::run(command),
         Command::Ledger(args) => ledger::run(cli.state_dir, args),
         Command::Run { folder, script, args, timeout_ms, flags, json } => {
             run::run(run::RunArgs { state_dir: cli.state_dir, folder, script, args, timeout_ms, flags, json })

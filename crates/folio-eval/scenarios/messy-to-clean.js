@@ -1,0 +1,42 @@
+/** One row per order with ISO dates and numeric amounts. */
+import * as fs from 'env:fs';
+import { csv } from 'env:std';
+import * as sheets from 'env:spreadsheets';
+
+async function sales(fs, csv) {
+  const raw = await fs.readFile("/inbox/sales-export.csv");
+  const seen = new Set();
+  const rows = [];
+  for (const r of csv.parse(raw.split("\n").filter((l) => !l.startsWith("#")).join("\n"))) {
+    if (!r.order_id || seen.has(r.order_id)) continue;
+    seen.add(r.order_id);
+    rows.push({ ...r, amount: Number(String(r.amount).replace(/[$,\s]/g, "")) });
+  }
+  const by = {};
+  for (const r of rows) by[r.region] = Math.round(((by[r.region] || 0) + r.amount) * 100) / 100;
+  const total = Math.round(rows.reduce((a, r) => a + r.amount, 0) * 100) / 100;
+  const regions = Object.entries(by).sort((a, b) => b[1] - a[1]);
+  return { rows, total, regions, top: regions[0][0] };
+}
+
+const MONTHS = { Jan: 1, Feb: 2, Mar: 3, Apr: 4, May: 5, Jun: 6, Jul: 7, Aug: 8, Sep: 9, Oct: 10, Nov: 11, Dec: 12 };
+function iso(text) {
+  const t = String(text).trim();
+  let m;
+  if ((m = t.match(/^(\d{4})-(\d{2})-(\d{2})$/))) return t;
+  const pad = (x) => String(x).padStart(2, '0');
+  if ((m = t.match(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/))) return `${m[3]}-${pad(m[2])}-${pad(m[1])}`;
+  if ((m = t.match(/^(\d{1,2}) ([A-Z][a-z]{2}) (\d{4})$/))) return `${m[3]}-${pad(MONTHS[m[2]])}-${pad(m[1])}`;
+  throw new Error('unknown date ' + t);
+}
+
+export default async function () {
+  const s = await sales(fs, csv);
+  // A real date is an Excel serial number (days since 1899-12-30) shown with a date format.
+  const serial = (d) => { const [y, m, dd] = d.split('-').map(Number); return (Date.UTC(y, m - 1, dd) - Date.UTC(1899, 11, 30)) / 86400000; };
+  const rows = s.rows.map((r) => [r.order_id, serial(iso(r.date)), r.region, r.amount, r.rep.trim()]);
+  return sheets.create('/out/sales-clean.xlsx', { sheets: [{ name: 'Orders',
+    rows: [['Order', 'Date', 'Region', 'Amount (USD)', 'Rep'], ...rows],
+    styles: { 'A1:E1': { bold: true }, [`D2:D${rows.length + 1}`]: { numFmt: '#,##0.00' }, [`B2:B${rows.length + 1}`]: { numFmt: 'yyyy-mm-dd' } },
+    freeze: 'A2' }] });
+}
