@@ -199,7 +199,7 @@ fn run_models(args: RunArgs) -> Result<ExitCode> {
         }
     });
     let records = result?;
-    let when = format!("{:?}", std::time::SystemTime::now());
+    let when = report::now_utc();
     let html = report::write(&args.out, &report::Report { when, seed: plan.seed, records: &records })?;
     let complete = records.iter().filter(|r| r.complete()).count();
     println!("{complete} of {} runs complete; report: {}", records.len(), html.display());

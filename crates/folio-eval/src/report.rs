@@ -16,12 +16,29 @@ use crate::runner::{Record, failed_checks, friction};
 /// The whole evaluation as written to `report.json`.
 #[derive(Debug, Serialize)]
 pub struct Report<'a> {
-    /// When it ran (RFC 3339, UTC).
+    /// When it ran (UTC).
     pub when: String,
     /// The corpus seed.
     pub seed: u64,
     /// Every run.
     pub records: &'a [Record],
+}
+
+/// Now, as `2026-12-03 14:05 UTC`.
+pub fn now_utc() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days since 1970-01-01 to a civil date (the proleptic Gregorian calendar).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rest / 3600, rest % 3600 / 60)
 }
 
 fn esc(text: &str) -> String {
@@ -210,4 +227,13 @@ fn chart(model: &str, scenarios: &BTreeMap<&str, Vec<&Record>>) -> String {
     }
     s.push_str("</svg></figure>");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn now_is_a_calendar_date() {
+        let now = super::now_utc();
+        assert!(now.starts_with("20") && now.ends_with(" UTC") && now.len() == 20, "{now}");
+    }
 }
