@@ -29,6 +29,15 @@ pub(crate) enum EvalCommand {
     /// Run each model on each scenario REPS times, each in a fresh folder, through the real agent
     /// loop; writes report.json and report.html under --out.
     Run(RunArgs),
+    /// Make the judge model tell each questioned scenario's reference deliverable (every answer
+    /// must pass) from its planted bad one (one answer must fail), before its verdicts count.
+    Judgecheck {
+        #[command(flatten)]
+        judge: JudgeArgs,
+        /// The corpus seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Write report.html again from a report.json.
     Report {
         /// The report.json (or the directory holding it).
@@ -65,6 +74,33 @@ pub(crate) struct RunArgs {
     /// Where report.json and report.html go.
     #[arg(long, value_name = "DIR", default_value = "folio-eval-report")]
     out: PathBuf,
+    #[command(flatten)]
+    judge: JudgeArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct JudgeArgs {
+    /// The judge for the scenarios' questions, PROVIDER:MODEL (tier 2; without it only the
+    /// deterministic checks count).
+    #[arg(long, value_name = "PROVIDER:MODEL")]
+    judge: Option<String>,
+    /// The judge's endpoint, when not its provider's.
+    #[arg(long, value_name = "URL")]
+    judge_base_url: Option<String>,
+    /// The most the judge's calls may cost, in USD (apart from --budget).
+    #[arg(long, value_name = "USD", default_value_t = 1.0)]
+    judge_budget: f64,
+    /// The judge's prices when its provider does not list them: INPUT,OUTPUT per million tokens.
+    #[arg(long, value_name = "IN,OUT")]
+    judge_price: Option<String>,
+}
+
+fn open_judge(args: &JudgeArgs) -> Result<Option<runner::Judge>> {
+    let Some(raw) = &args.judge else { return Ok(None) };
+    let model = parse_model(raw, args.judge_base_url.as_ref())?;
+    let state = std::env::temp_dir().join(format!("folio-eval-judge-{}", std::process::id()));
+    let price = args.judge_price.as_deref().map(parse_price).transpose()?;
+    Ok(Some(runner::Judge::open(&model, state, price)?))
 }
 
 #[derive(Debug, clap::Args)]
@@ -143,6 +179,38 @@ pub(crate) fn run(command: EvalCommand) -> Result<ExitCode> {
             Ok(if bad == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         EvalCommand::Run(args) => run_models(args),
+        EvalCommand::Judgecheck { judge: args, seed } => {
+            let Some(judge) = open_judge(&args)? else {
+                bail!("name the judge: --judge PROVIDER:MODEL (its key as for `folio ask`)");
+            };
+            let mut wrong = 0;
+            for (id, good, bad) in selfcheck::judgecheck(&scenario::all()?, seed, &judge)? {
+                let good_ok = good.iter().all(|v| v.passed);
+                let bad_caught = bad.iter().any(|v| !v.passed);
+                wrong += usize::from(!(good_ok && bad_caught));
+                let say = |vs: &[folio_eval::check::Outcome]| {
+                    vs.iter()
+                        .map(|v| format!("{} {} ({})", v.name, if v.passed { "PASS" } else { "FAIL" }, v.detail))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                };
+                println!(
+                    "{} {id}: reference — {}; bad — {}",
+                    if good_ok && bad_caught { "ok   " } else { "WRONG" },
+                    say(&good),
+                    say(&bad)
+                );
+            }
+            println!(
+                "judgecheck: {}",
+                if wrong == 0 {
+                    "the judge tells good from bad".to_owned()
+                } else {
+                    format!("{wrong} scenario(s) judged wrongly — do not trust this judge's verdicts")
+                }
+            );
+            Ok(if wrong == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
         EvalCommand::Report { path } => {
             let file = if path.is_dir() { path.join("report.json") } else { path };
             let text =
@@ -175,6 +243,9 @@ fn run_models(args: RunArgs) -> Result<ExitCode> {
         budget: args.budget,
         price: args.price.as_deref().map(parse_price).transpose()?,
         seed: args.seed,
+        judge: args.judge.judge.as_deref().map(|j| parse_model(j, args.judge.judge_base_url.as_ref())).transpose()?,
+        judge_budget: args.judge.judge_budget,
+        judge_price: args.judge.judge_price.as_deref().map(parse_price).transpose()?,
     };
     let cancel = CancellationToken::new();
     stop_on_ctrl_c(cancel.clone());

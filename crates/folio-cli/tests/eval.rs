@@ -2,7 +2,7 @@
 //! agent loop against a fake provider speaking OpenAI's wire format (with the JSON and HTML
 //! reports written, and the HTML opened in the headless browser), a budget too small refused
 //! before any request, and SpreadsheetBench's rules over a directory laid out as its release.
-#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, missing_docs)]
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -13,7 +13,9 @@ use serde_json::json;
 fn folio(args: &[&str], envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_folio"));
     cmd.args(args);
-    for var in ["FOLIO_PROVIDER", "FOLIO_MODEL", "FOLIO_BASE_URL", "FOLIO_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"] {
+    for var in
+        ["FOLIO_PROVIDER", "FOLIO_MODEL", "FOLIO_BASE_URL", "FOLIO_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]
+    {
         cmd.env_remove(var);
     }
     for (k, v) in envs {
@@ -43,7 +45,11 @@ async fn a_run_against_the_fake_provider_completes_a_scenario_and_writes_both_re
     let scenario = folio_eval::scenario::select(&["csv-analysis".into()]).unwrap().remove(0);
     let solution = scenario.solution.to_owned();
     let server = FakeServer::start(vec![
-        Reply::sse(openai("", &[("c1", "write_file", json!({"path": "/scripts/solve.js", "content": solution}))], 9_000)),
+        Reply::sse(openai(
+            "",
+            &[("c1", "write_file", json!({"path": "/scripts/solve.js", "content": solution}))],
+            9_000,
+        )),
         Reply::sse(openai("", &[("c2", "run_script", json!({"path": "/scripts/solve.js"}))], 11_000)),
         Reply::sse(openai("The summary is in /out/summary.json.", &[], 12_000)),
     ])
@@ -55,8 +61,20 @@ async fn a_run_against_the_fake_provider_completes_a_scenario_and_writes_both_re
     let out = tokio::task::spawn_blocking(move || {
         folio(
             &[
-                "eval", "run", "--model", "openai:test-model", "--base-url", &base_s, "--scenario", "csv-analysis",
-                "--budget", "2", "--price", "3,15", "--out", &out_s,
+                "eval",
+                "run",
+                "--model",
+                "openai:test-model",
+                "--base-url",
+                &base_s,
+                "--scenario",
+                "csv-analysis",
+                "--budget",
+                "2",
+                "--price",
+                "3,15",
+                "--out",
+                &out_s,
             ],
             &[("OPENAI_API_KEY", "sk-test")],
         )
@@ -68,7 +86,8 @@ async fn a_run_against_the_fake_provider_completes_a_scenario_and_writes_both_re
     assert!(said.contains("1 of 1 runs complete"), "{said}");
     assert!(said.contains("[1/1") && said.contains("openai/test-model on csv-analysis"), "progress is shown: {said}");
     assert_eq!(server.requests().len(), 3);
-    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(out_dir.join("report.json")).unwrap()).unwrap();
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("report.json")).unwrap()).unwrap();
     let record = &report["records"][0];
     assert_eq!(record["stop"], "finished");
     assert_eq!(record["turns"], 3);
@@ -95,7 +114,9 @@ fn screenshot(html: &Path, png: &Path) {
         .unwrap();
     let bytes = std::fs::read(png).unwrap_or_else(|e| panic!("no screenshot ({e}): {}", text(&out)));
     assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000, "a blank page? {} bytes", bytes.len());
-    if let Ok(dir) = std::env::var("FOLIO_E2E_OUT").or_else(|_| std::env::var("CARGO_TARGET_DIR").map(|d| format!("{d}/e2e"))) {
+    if let Ok(dir) =
+        std::env::var("FOLIO_E2E_OUT").or_else(|_| std::env::var("CARGO_TARGET_DIR").map(|d| format!("{d}/e2e")))
+    {
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::copy(png, Path::new(&dir).join("eval-report.png"));
     }
@@ -110,8 +131,20 @@ async fn a_budget_too_small_for_one_run_is_refused_before_any_request() {
     let out = tokio::task::spawn_blocking(move || {
         folio(
             &[
-                "eval", "run", "--model", "openai:test-model", "--base-url", &base, "--scenario", "csv-analysis",
-                "--budget", "0.50", "--price", "3,15", "--out", &out_s,
+                "eval",
+                "run",
+                "--model",
+                "openai:test-model",
+                "--base-url",
+                &base,
+                "--scenario",
+                "csv-analysis",
+                "--budget",
+                "0.50",
+                "--price",
+                "3,15",
+                "--out",
+                &out_s,
             ],
             &[("OPENAI_API_KEY", "sk-test")],
         )
@@ -123,7 +156,8 @@ async fn a_budget_too_small_for_one_run_is_refused_before_any_request() {
     assert!(said.contains("was not started") && said.contains("raise --budget to at least $1.70"), "{said}");
     assert_eq!(server.requests().len(), 0, "nothing was sent");
     // An unknown price with a budget is refused, naming --price.
-    let out = folio(&["eval", "run", "--model", "openai:test-model", "--budget", "1"], &[("OPENAI_API_KEY", "sk-test")]);
+    let out =
+        folio(&["eval", "run", "--model", "openai:test-model", "--budget", "1"], &[("OPENAI_API_KEY", "sk-test")]);
     assert!(!out.status.success() && text(&out).contains("--price"), "{}", text(&out));
 }
 
@@ -162,7 +196,11 @@ fn spreadsheetbench_scores_a_release_layout_by_the_benchmarks_rules() {
     // 101: cell level, three cases; the output of case 2 is wrong.
     for k in 1..=3u32 {
         let v = f64::from(k);
-        book(&s("101", &format!("{k}_101_input.xlsx")), "Sheet1", &[(0, 1, json!(v)), (1, 1, json!(2.0)), (2, 1, json!(3.0))]);
+        book(
+            &s("101", &format!("{k}_101_input.xlsx")),
+            "Sheet1",
+            &[(0, 1, json!(v)), (1, 1, json!(2.0)), (2, 1, json!(3.0))],
+        );
         book(&s("101", &format!("{k}_101_answer.xlsx")), "Sheet1", &[(3, 1, json!(v + 5.0))]);
         let got = if k == 2 { v + 6.0 } else { v + 5.0 };
         book(&outputs.join(format!("{k}_101_output.xlsx")), "Sheet1", &[(3, 1, json!(got))]);
@@ -170,7 +208,11 @@ fn spreadsheetbench_scores_a_release_layout_by_the_benchmarks_rules() {
     // 202: sheet level, one case, right; numbers written as text compare as numbers.
     book(&s("202", "1_202_input.xlsx"), "Names", &[(0, 0, json!("ann")), (1, 0, json!("bo")), (2, 0, json!("7"))]);
     book(&s("202", "1_202_answer.xlsx"), "Names", &[(0, 0, json!("ANN")), (1, 0, json!("BO")), (2, 0, json!(7.0))]);
-    book(&outputs.join("1_202_output.xlsx"), "Names", &[(0, 0, json!("ANN")), (1, 0, json!("BO")), (2, 0, json!("7.001"))]);
+    book(
+        &outputs.join("1_202_output.xlsx"),
+        "Names",
+        &[(0, 0, json!("ANN")), (1, 0, json!("BO")), (2, 0, json!("7.001"))],
+    );
     // 303: the output is missing.
     book(&s("303", "1_303_input.xlsx"), "Sheet1", &[(0, 0, json!(1.0))]);
     book(&s("303", "1_303_answer.xlsx"), "Sheet1", &[(0, 2, json!(0.3333))]);
@@ -195,4 +237,70 @@ fn spreadsheetbench_scores_a_release_layout_by_the_benchmarks_rules() {
     // A directory not laid out as the release is refused with what was expected.
     let out = folio(&["eval", "spreadsheetbench", tmp.path().to_str().unwrap(), "--outputs", "x"], &[]);
     assert!(!out.status.success() && text(&out).contains("dataset.json"), "{}", text(&out));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_judge_sees_the_task_the_truth_and_the_artifact_only_and_its_verdicts_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let scenario = folio_eval::scenario::select(&["pdf-review".into()]).unwrap().remove(0);
+    let agent = FakeServer::start(vec![
+        Reply::sse(openai(
+            "",
+            &[("c1", "write_file", json!({"path": "/scripts/brief.js", "content": scenario.solution}))],
+            9_000,
+        )),
+        Reply::sse(openai("", &[("c2", "run_script", json!({"path": "/scripts/brief.js"}))], 11_000)),
+        Reply::sse(openai("The briefing is in /out/briefing.md.", &[], 12_000)),
+    ])
+    .await
+    .unwrap();
+    let verdicts = r#"Here: {"verdicts":[{"id":"no-fabrication","pass":true,"reason":"no pay or dividend figure"},{"id":"faithful","pass":false,"reason":"a page is wrong"}]}"#;
+    let judge = FakeServer::start(vec![Reply::sse(openai(verdicts, &[], 5_000))]).await.unwrap();
+    let (a, j) = (format!("{}/v1", agent.base), format!("{}/v1", judge.base));
+    let out_dir = tmp.path().join("report");
+    let out_s = out_dir.display().to_string();
+    let out = tokio::task::spawn_blocking(move || {
+        folio(
+            &[
+                "eval",
+                "run",
+                "--model",
+                "openai:test-model",
+                "--base-url",
+                &a,
+                "--scenario",
+                "pdf-review",
+                "--budget",
+                "2",
+                "--price",
+                "3,15",
+                "--judge",
+                "openai:judge-model",
+                "--judge-base-url",
+                &j,
+                "--judge-price",
+                "1,5",
+                "--out",
+                &out_s,
+            ],
+            &[("OPENAI_API_KEY", "sk-test")],
+        )
+    })
+    .await
+    .unwrap();
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let asked = &judge.requests()[0].body;
+    let prompt = asked["messages"].to_string();
+    assert!(prompt.contains("TASK") && prompt.contains("GROUND TRUTH") && prompt.contains("Rotterdam"), "{prompt}");
+    assert!(prompt.contains("=== /out/briefing.md ==="), "the artifact's text: {prompt}");
+    assert!(!prompt.contains("run_script") && !prompt.contains("brief.js"), "never the transcript: {prompt}");
+    assert!(asked["tools"].as_array().is_none_or(|t| t.is_empty()), "no tools for the judge");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("report.json")).unwrap()).unwrap();
+    let checks = report["records"][0]["checks"].as_array().unwrap();
+    let verdict = |id: &str| checks.iter().find(|c| c["name"] == format!("judge: {id}")).unwrap().clone();
+    assert_eq!(verdict("no-fabrication")["passed"], true);
+    assert_eq!(verdict("faithful")["passed"], false);
+    assert!(said.contains("0 of 1 runs complete"), "a failed verdict makes the run incomplete: {said}");
 }

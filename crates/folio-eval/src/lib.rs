@@ -16,11 +16,13 @@
 //!   before each run; [`report`] writes the JSON and the HTML page a person reads.
 //! - [`ssb`] scores SpreadsheetBench tasks by the benchmark's own comparison rules.
 //!
-//! Tier 2 (a judge model) is asked only the scenario's questions, with the task, the ground truth
-//! and the artifact's text, and fails when unsure.
+//! Tier 2 ([`judge`], optional) asks a judge model only the scenario's questions, with the task,
+//! the ground truth and the artifact's text, and fails when unsure; `judgecheck` makes it tell a
+//! known-good briefing from a known-bad one first.
 
 pub mod check;
 pub mod corpus;
+pub mod judge;
 pub mod read;
 pub mod report;
 pub mod runner;

@@ -140,6 +140,9 @@ pub struct Record {
     pub tokens_out: u64,
     /// USD, from the provider's prices (or the estimate's when the provider reports none).
     pub cost: f64,
+    /// USD the judge's call cost (0 without a judge).
+    #[serde(default)]
+    pub judge_cost: f64,
     /// Seconds of wall time.
     pub seconds: f64,
     /// Each check's outcome.
@@ -167,6 +170,91 @@ pub struct Plan {
     pub price: Option<Price>,
     /// The corpus seed.
     pub seed: u64,
+    /// The judge model for the scenarios' questions (tier 2), when one is wanted.
+    pub judge: Option<Model>,
+    /// The spend limit for the judge's calls, USD (apart from the agent's).
+    pub judge_budget: f64,
+    /// The judge's prices when its provider's are unknown.
+    pub judge_price: Option<Price>,
+}
+
+/// Prompt tokens assumed for one judge call (the clipped artifact, the truth, the rules).
+pub const JUDGE_TOKENS_IN: f64 = 7_000.0;
+/// Generated tokens assumed for one judge call.
+pub const JUDGE_TOKENS_OUT: f64 = 800.0;
+
+/// A judge ready to be asked: its client and price.
+pub struct Judge {
+    client: folio_agent::ModelClient,
+    price: Price,
+}
+
+impl Judge {
+    /// The judge `model` names, through a workspace at `state` (its key, its boundary).
+    pub fn open(model: &Model, state: PathBuf, price: Option<Price>) -> Result<Judge, EvalError> {
+        let ws = Workspace::open(
+            Some(state),
+            Overrides {
+                provider: Some(model.provider),
+                model: Some(model.model.clone()),
+                base_url: model.base_url.clone(),
+                ..Overrides::default()
+            },
+        )?;
+        let settings = ws.settings()?;
+        let provider = ws.provider(&settings, None)?;
+        let price = match (price, provider.pricing) {
+            (Some(p), _) => p,
+            (None, Some(p)) => Price { input: p.input, output: p.output },
+            (None, None) => {
+                return Err(EvalError::Budget(format!(
+                    "the judge's price ({}/{}) is not known — hint: pass --judge-price INPUT,OUTPUT in USD per million tokens",
+                    model.provider.as_str(),
+                    model.model
+                )));
+            }
+        };
+        let client = folio_agent::ModelClient::new(provider)
+            .map_err(|e| EvalError::Budget(format!("the judge cannot be set up: {e}")))?
+            .with_boundary(ws.global_boundary()?);
+        Ok(Judge { client, price })
+    }
+
+    /// The most one call can cost.
+    pub fn estimate(&self) -> f64 {
+        (JUDGE_TOKENS_IN * self.price.input + JUDGE_TOKENS_OUT * self.price.output) / 1e6
+    }
+
+    /// Asks the questions about `artifact`; returns the verdicts and the cost.
+    pub fn ask(
+        &self,
+        runtime: &tokio::runtime::Runtime,
+        task: &str,
+        truth: &serde_json::Value,
+        artifact: &str,
+        questions: &[crate::scenario::Question],
+    ) -> (Vec<Outcome>, f64) {
+        let request = crate::judge::request(task, truth, artifact, questions);
+        let (verdicts, cost) =
+            runtime.block_on(crate::judge::judge(&self.client, &request, questions, &CancellationToken::new()));
+        (verdicts, cost.unwrap_or_else(|| self.estimate()))
+    }
+}
+
+/// The text of a scenario's artifacts in `folder`, each under a line naming it.
+pub fn artifact_text(scenario: &Scenario, folder: &Path, readers: &Readers) -> String {
+    let mut out = String::new();
+    for path in &scenario.artifacts {
+        let file = folder.join(path.trim_start_matches('/'));
+        let text = match std::fs::read(&file) {
+            Ok(bytes) => {
+                crate::read::text(&readers.renderer, &file, &bytes).unwrap_or_else(|e| format!("(unreadable: {e})"))
+            }
+            Err(_) => "(missing)".to_owned(),
+        };
+        out.push_str(&format!("=== {path} ===\n{text}\n"));
+    }
+    out
 }
 
 /// Progress as runs start and end.
@@ -206,6 +294,10 @@ pub fn run(
     let mut spent = 0.0;
     let started = Instant::now();
     let mut index = 0;
+    let judge_state = tempfile::tempdir().map_err(|e| EvalError::io(&std::env::temp_dir(), e))?;
+    let judge =
+        plan.judge.as_ref().map(|m| Judge::open(m, judge_state.path().to_path_buf(), plan.judge_price)).transpose()?;
+    let mut judge_spent = 0.0;
     for model in &plan.models {
         for scenario in &plan.scenarios {
             for rep in 1..=plan.reps {
@@ -241,8 +333,23 @@ pub fn run(
                     .then(|| started.elapsed().as_secs_f64() / (index - 1) as f64 * (total - index + 1) as f64);
                 let name = format!("{}/{}", model.provider.as_str(), model.model);
                 progress(Progress::Starting { index, total, model: &name, scenario: &scenario.id, eta_seconds: eta });
-                let record = one(&opened, &trial, &corpus, scenario, rep, &name, price, &readers, cancel)?;
+                let mut record = one(&opened, &trial, &corpus, scenario, rep, &name, price, &readers, cancel)?;
                 spent += record.cost;
+                if let Some(judge) = judge.as_ref().filter(|_| !scenario.questions.is_empty()) {
+                    if judge_spent + judge.estimate() > plan.judge_budget {
+                        return Err(EvalError::Budget(format!(
+                            "the judge's next call could cost up to ${:.3}; ${judge_spent:.3} of its ${:.2} budget is spent, so it was not asked — hint: raise --judge-budget",
+                            judge.estimate(),
+                            plan.judge_budget
+                        )));
+                    }
+                    let task = fill(&scenario.task, &corpus.truth)?;
+                    let text = artifact_text(scenario, trial.folder(), &readers);
+                    let (verdicts, cost) = judge.ask(&opened.runtime, &task, &corpus.truth, &text, &scenario.questions);
+                    judge_spent += cost;
+                    record.judge_cost = cost;
+                    record.checks.extend(verdicts);
+                }
                 progress(Progress::Finished(&record));
                 records.push(record);
             }
@@ -322,6 +429,7 @@ fn one(
         tokens_in,
         tokens_out,
         cost,
+        judge_cost: 0.0,
         seconds: started.elapsed().as_secs_f64(),
         checks,
     })

@@ -23,6 +23,9 @@ pub struct Attempt {
     pub checks: Vec<Outcome>,
     /// Milliseconds for the run and the checks.
     pub ms: u64,
+    /// The artifacts' text (what a judge would be shown).
+    #[serde(skip)]
+    pub text: String,
 }
 
 impl Attempt {
@@ -76,7 +79,8 @@ pub fn attempt(scenario: &Scenario, corpus: &Corpus, script: &str, readers: &Rea
         .iter()
         .map(|c| crate::check::run(c, &Ctx { folder: trial.folder(), corpus, readers }))
         .collect();
-    Ok(Attempt { error, checks, ms: started.elapsed().as_millis() as u64 })
+    let text = crate::runner::artifact_text(scenario, trial.folder(), readers);
+    Ok(Attempt { error, checks, ms: started.elapsed().as_millis() as u64, text })
 }
 
 /// Selfchecks `scenarios`, calling `on_row` as each finishes.
@@ -117,4 +121,31 @@ pub fn line(row: &Row) -> String {
     } else {
         format!("FAIL  {:<18} no check catches the planted bad solution", row.scenario)
     }
+}
+
+/// A scenario as the judge saw it: (its id, the verdicts on the reference deliverable, the
+/// verdicts on the planted bad one).
+pub type Judged = (String, Vec<Outcome>, Vec<Outcome>);
+
+/// `judgecheck`: the judge must pass every question on the reference solution's artifacts and
+/// fail at least one on the planted bad solution's, for each scenario that asks questions.
+/// Returns one [`Judged`] per questioned scenario.
+pub fn judgecheck(scenarios: &[Scenario], seed: u64, judge: &crate::runner::Judge) -> Result<Vec<Judged>, EvalError> {
+    let corpus = crate::corpus::generate(seed)?;
+    let readers = Readers::new(None);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .map_err(|e| EvalError::Io { path: "tokio runtime".into(), detail: e.to_string() })?;
+    let mut out = Vec::new();
+    for scenario in scenarios.iter().filter(|s| !s.questions.is_empty()) {
+        let task = crate::scenario::fill(&scenario.task, &corpus.truth)?;
+        let good = attempt(scenario, &corpus, scenario.solution, &readers)?;
+        let bad = attempt(scenario, &corpus, scenario.bad_solution, &readers)?;
+        let (good_v, _) = judge.ask(&runtime, &task, &corpus.truth, &good.text, &scenario.questions);
+        let (bad_v, _) = judge.ask(&runtime, &task, &corpus.truth, &bad.text, &scenario.questions);
+        out.push((scenario.id.clone(), good_v, bad_v));
+    }
+    Ok(out)
 }
