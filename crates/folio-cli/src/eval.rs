@@ -107,9 +107,25 @@ fn open_judge(args: &JudgeArgs) -> Result<Option<runner::Judge>> {
 pub(crate) struct BenchArgs {
     /// The benchmark's data directory.
     dir: PathBuf,
-    /// Score the outputs already in this directory (`<k>_<id>_output.xlsx`).
+    /// Score the outputs already in this directory (`<k>_<id>_output.xlsx`); with --model, where
+    /// the model's outputs are written (default: ./spreadsheetbench-outputs).
     #[arg(long, value_name = "DIR")]
     outputs: Option<PathBuf>,
+    /// Run this model on each task first, PROVIDER:MODEL.
+    #[arg(long, value_name = "PROVIDER:MODEL")]
+    model: Option<String>,
+    /// The model's endpoint, when not its provider's.
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// The most the model's calls may cost, in USD (with --model).
+    #[arg(long, value_name = "USD")]
+    budget: Option<f64>,
+    /// Prices when the provider does not list the model's: INPUT,OUTPUT per million tokens.
+    #[arg(long, value_name = "IN,OUT")]
+    price: Option<String>,
+    /// Model calls per task.
+    #[arg(long, default_value_t = 12)]
+    max_turns: u32,
     /// Score N tasks sampled with --seed (default: all).
     #[arg(long, value_name = "N")]
     sample: Option<usize>,
@@ -279,11 +295,41 @@ fn run_models(args: RunArgs) -> Result<ExitCode> {
 
 fn bench(args: BenchArgs) -> Result<ExitCode> {
     let tasks = ssb::sample(ssb::load(&args.dir)?, args.sample, args.seed);
-    let Some(outputs) = &args.outputs else {
-        bail!(
-            "say whose answers to score: --outputs DIR (files named <k>_<id>_output.xlsx) — hint: produce them with `folio ask` on a folder holding each task's inputs, or with any other tool"
-        );
+    let outputs = match (&args.model, &args.outputs) {
+        (Some(raw), outputs) => {
+            let model = parse_model(raw, args.base_url.as_ref())?;
+            let Some(budget) = args.budget else {
+                bail!("--model needs --budget (USD for the model's calls), like --budget 5");
+            };
+            let outputs = outputs.clone().unwrap_or_else(|| PathBuf::from("spreadsheetbench-outputs"));
+            let how = ssb::Solving {
+                model: &model,
+                budget,
+                price: args.price.as_deref().map(parse_price).transpose()?,
+                max_turns: args.max_turns,
+                outputs: &outputs,
+            };
+            let cancel = CancellationToken::new();
+            stop_on_ctrl_c(cancel.clone());
+            let started = std::time::Instant::now();
+            ssb::solve(&args.dir, &tasks, &how, &cancel, |i, n, id, done| match done {
+                None => {
+                    let eta = (i > 1).then(|| started.elapsed().as_secs_f64() / (i - 1) as f64 * (n - i + 1) as f64);
+                    eprintln!(
+                        "[{i}/{n}{}] task {id} …",
+                        eta.map(|s| format!(", ~{:.0} min left", s / 60.0)).unwrap_or_default()
+                    );
+                }
+                Some(t) => eprintln!("    {} — {} turns, ${:.4}", t.stop, t.turns, t.cost),
+            })?;
+            outputs
+        }
+        (None, Some(outputs)) => outputs.clone(),
+        (None, None) => bail!(
+            "say whose answers to score: --outputs DIR (files named <k>_<id>_output.xlsx), or --model PROVIDER:MODEL --budget USD to run one here"
+        ),
     };
+    let outputs = &outputs;
     let scored: Vec<ssb::Scored> = tasks.iter().map(|t| ssb::score(&args.dir, t, outputs)).collect();
     let n = scored.len().max(1) as f64;
     let soft = scored.iter().map(|s| s.soft).sum::<f64>() / n * 100.0;

@@ -304,3 +304,59 @@ async fn the_judge_sees_the_task_the_truth_and_the_artifact_only_and_its_verdict
     assert_eq!(verdict("faithful")["passed"], false);
     assert!(said.contains("0 of 1 runs complete"), "a failed verdict makes the run incomplete: {said}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spreadsheetbench_runs_a_model_on_each_task_then_scores_its_outputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    std::fs::create_dir_all(dir.join("spreadsheet/303")).unwrap();
+    std::fs::write(
+        dir.join("dataset.json"),
+        json!([{"id": 303, "instruction": "Put a third in C1.", "instruction_type": "Cell-Level Manipulation", "answer_position": "C1"}]).to_string(),
+    )
+    .unwrap();
+    book(&dir.join("spreadsheet/303/1_303_input.xlsx"), "Sheet1", &[(0, 0, json!(1.0))]);
+    book(&dir.join("spreadsheet/303/1_303_answer.xlsx"), "Sheet1", &[(0, 2, json!(0.3333))]);
+    let script = "/** Writes the answer. */\nimport * as sheets from 'env:spreadsheets';\nexport default async function () {\n  return sheets.create('/out/1_303_output.xlsx', { sheets: [{ name: 'Sheet1', cells: { A1: 1, C1: 0.3333 } }] });\n}\n";
+    let server = FakeServer::start(vec![
+        Reply::sse(openai(
+            "",
+            &[("c1", "write_file", json!({"path": "/scripts/answer.js", "content": script}))],
+            3_000,
+        )),
+        Reply::sse(openai("", &[("c2", "run_script", json!({"path": "/scripts/answer.js"}))], 4_000)),
+        Reply::sse(openai("Done.", &[], 5_000)),
+    ])
+    .await
+    .unwrap();
+    let base = format!("{}/v1", server.base);
+    let (d, o) = (dir.display().to_string(), tmp.path().join("outs").display().to_string());
+    let out = tokio::task::spawn_blocking(move || {
+        folio(
+            &[
+                "eval",
+                "spreadsheetbench",
+                &d,
+                "--model",
+                "openai:test-model",
+                "--base-url",
+                &base,
+                "--budget",
+                "2",
+                "--price",
+                "3,15",
+                "--outputs",
+                &o,
+                "--json",
+            ],
+            &[("OPENAI_API_KEY", "sk-test")],
+        )
+    })
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tasks"][0]["hard"], 1, "{v}");
+    let asked = server.requests()[0].body["messages"].to_string();
+    assert!(asked.contains("Put a third in C1.") && asked.contains("/out/1_303_output.xlsx"), "{asked}");
+}

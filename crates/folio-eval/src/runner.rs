@@ -27,13 +27,24 @@ pub struct Trial {
 impl Trial {
     /// A new folder holding the corpus's files.
     pub fn new(corpus: &Corpus) -> Result<Trial, EvalError> {
+        Trial::with_files(&corpus.files)
+    }
+
+    /// A new folder holding `files` (paths relative to it).
+    pub fn with_files(files: &[(String, Vec<u8>)]) -> Result<Trial, EvalError> {
         let dir = tempfile::Builder::new()
             .prefix("folio-eval-")
             .tempdir()
             .map_err(|e| EvalError::io(&std::env::temp_dir(), e))?;
         let folder = dir.path().join("folder");
         std::fs::create_dir_all(&folder).map_err(|e| EvalError::io(&folder, e))?;
-        corpus.write_to(&folder)?;
+        for (path, bytes) in files {
+            let target = folder.join(path);
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| EvalError::io(parent, e))?;
+            }
+            std::fs::write(&target, bytes).map_err(|e| EvalError::io(&target, e))?;
+        }
         Ok(Trial { dir, folder })
     }
 
@@ -266,8 +277,9 @@ pub enum Progress<'a> {
     Finished(&'a Record),
 }
 
-fn price_of(model: &Model, plan: &Plan, ws: &Workspace) -> Result<Price, EvalError> {
-    if let Some(p) = plan.price {
+/// The price of `model`: `given`, else its provider's list price.
+pub fn price_of(model: &Model, given: Option<Price>, ws: &Workspace) -> Result<Price, EvalError> {
+    if let Some(p) = given {
         return Ok(p);
     }
     let settings = ws.settings()?;
@@ -313,7 +325,7 @@ pub fn run(
                     ..Overrides::default()
                 };
                 let opened = trial.open(overrides)?;
-                let price = price_of(model, plan, opened.folder.workspace())?;
+                let price = price_of(model, plan.price, opened.folder.workspace())?;
                 let worst = estimate(scenario, price);
                 if spent + worst > plan.budget {
                     return Err(EvalError::Budget(format!(
@@ -372,6 +384,53 @@ fn one(
 ) -> Result<Record, EvalError> {
     let task = fill(&scenario.task, &corpus.truth)?;
     let started = Instant::now();
+    let t = turn(opened, task, price, cancel)?;
+    opened.commit()?;
+    let checks = scenario
+        .checks
+        .iter()
+        .map(|c| crate::check::run(c, &Ctx { folder: trial.folder(), corpus, readers }))
+        .collect();
+    Ok(Record {
+        model: name.to_owned(),
+        scenario: scenario.id.clone(),
+        rep,
+        stop: t.stop,
+        error: t.error,
+        turns: t.turns,
+        tool_calls: t.tool_calls,
+        tool_errors: t.tool_errors,
+        tokens_in: t.tokens_in,
+        tokens_out: t.tokens_out,
+        cost: t.cost,
+        judge_cost: 0.0,
+        seconds: started.elapsed().as_secs_f64(),
+        checks,
+    })
+}
+
+/// What one agent turn measured.
+pub struct Turned {
+    /// `finished`, `max-turns`, `cancelled` or `error`.
+    pub stop: String,
+    /// The loop's error.
+    pub error: Option<String>,
+    /// Model calls.
+    pub turns: u32,
+    /// Tool calls.
+    pub tool_calls: u32,
+    /// Failed tool calls, each `name: first line`.
+    pub tool_errors: Vec<String>,
+    /// Prompt tokens, cache included.
+    pub tokens_in: u64,
+    /// Generated tokens.
+    pub tokens_out: u64,
+    /// USD.
+    pub cost: f64,
+}
+
+/// Runs one agent turn on `task` in the opened folder.
+pub fn turn(opened: &Opened, task: String, price: Price, cancel: &CancellationToken) -> Result<Turned, EvalError> {
     let mut turns = 0u32;
     let mut tool_calls = 0u32;
     let mut tool_errors = Vec::new();
@@ -411,28 +470,7 @@ fn one(
     if !priced {
         cost = (tokens_in as f64 * price.input + tokens_out as f64 * price.output) / 1e6;
     }
-    opened.commit()?;
-    let checks = scenario
-        .checks
-        .iter()
-        .map(|c| crate::check::run(c, &Ctx { folder: trial.folder(), corpus, readers }))
-        .collect();
-    Ok(Record {
-        model: name.to_owned(),
-        scenario: scenario.id.clone(),
-        rep,
-        stop: stop.to_owned(),
-        error,
-        turns,
-        tool_calls,
-        tool_errors,
-        tokens_in,
-        tokens_out,
-        cost,
-        judge_cost: 0.0,
-        seconds: started.elapsed().as_secs_f64(),
-        checks,
-    })
+    Ok(Turned { stop: stop.to_owned(), error, turns, tool_calls, tool_errors, tokens_in, tokens_out, cost })
 }
 
 /// Failed checks across records, by name, most frequent first.

@@ -15,6 +15,7 @@ use calamine::{Data, Reader};
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
+use crate::runner::{Model, Price, Trial, Turned};
 
 /// The published leaderboard line the report sets a score beside (issue 33: Copilot in Excel's
 /// agent mode, 57.2% on the whole benchmark).
@@ -261,4 +262,78 @@ pub fn prompt(task: &Task, ks: &[u32]) -> String {
         task.instruction_type,
         files.join("\n")
     )
+}
+
+/// How a model is run on the tasks.
+pub struct Solving<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// The spend limit, USD.
+    pub budget: f64,
+    /// Prices when the provider's are unknown.
+    pub price: Option<Price>,
+    /// Model calls per task.
+    pub max_turns: u32,
+    /// Where `<k>_<id>_output.xlsx` are written.
+    pub outputs: &'a Path,
+}
+
+/// Runs each task through the model in a fresh folder holding its inputs under `/inbox`,
+/// commits what it left and copies each `/out/<k>_<id>_output.xlsx` to `outputs`. A task whose
+/// worst case would pass the budget is not started. Calls `progress(index, total, id, turned)`.
+pub fn solve(
+    dir: &Path,
+    tasks: &[Task],
+    how: &Solving<'_>,
+    cancel: &tokio_util::sync::CancellationToken,
+    mut progress: impl FnMut(usize, usize, &str, Option<&Turned>),
+) -> Result<Vec<Turned>, EvalError> {
+    std::fs::create_dir_all(how.outputs).map_err(|e| EvalError::io(how.outputs, e))?;
+    let mut spent = 0.0;
+    let mut out = Vec::new();
+    for (i, task) in tasks.iter().enumerate() {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let ks: Vec<(u32, PathBuf, PathBuf)> = cases(dir, task);
+        let mut files = Vec::new();
+        for (k, input, _) in &ks {
+            let bytes = std::fs::read(input).map_err(|e| EvalError::io(input, e))?;
+            files.push((format!("inbox/{k}_{}_input.xlsx", task.id), bytes));
+        }
+        let trial = Trial::with_files(&files)?;
+        let opened = trial.open(folio_workspace::Overrides {
+            provider: Some(how.model.provider),
+            model: Some(how.model.model.clone()),
+            base_url: how.model.base_url.clone(),
+            max_turns: Some(how.max_turns),
+            ..folio_workspace::Overrides::default()
+        })?;
+        let price = crate::runner::price_of(how.model, how.price, opened.folder.workspace())?;
+        let worst = f64::from(how.max_turns)
+            * (crate::runner::TOKENS_IN_PER_CALL * price.input + crate::runner::TOKENS_OUT_PER_CALL * price.output)
+            / 1e6;
+        if spent + worst > how.budget {
+            return Err(EvalError::Budget(format!(
+                "task {} could cost up to ${worst:.2}; ${spent:.2} of the ${:.2} budget is spent, so it was not started — hint: raise --budget or lower --sample",
+                task.id, how.budget
+            )));
+        }
+        progress(i + 1, tasks.len(), &task.id, None);
+        let ids: Vec<u32> = ks.iter().map(|(k, _, _)| *k).collect();
+        let turned = crate::runner::turn(&opened, prompt(task, &ids), price, cancel)?;
+        opened.commit()?;
+        for k in &ids {
+            let name = format!("{k}_{}_output.xlsx", task.id);
+            let made = trial.folder().join("out").join(&name);
+            if made.is_file() {
+                let target = how.outputs.join(&name);
+                std::fs::copy(&made, &target).map_err(|e| EvalError::io(&target, e))?;
+            }
+        }
+        spent += turned.cost;
+        progress(i + 1, tasks.len(), &task.id, Some(&turned));
+        out.push(turned);
+    }
+    Ok(out)
 }
