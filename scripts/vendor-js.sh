@@ -253,6 +253,17 @@ for (const [dir, file, entry, pkgs, external] of [
     plugins: [{
       name: 'remotion-internals-stub',
       setup(b) {
+        if (dir === 'react-native-svg') {
+          // Its native-module specs import TurboModuleRegistry and AssetRegistry, which
+          // react-native-web does not have; the web elements never call them.
+          b.onResolve({ filter: /^react-native$/ }, (a) => (a.namespace === 'rn' ? { path: 'react-native', external: true } : { path: 'react-native', namespace: 'rn' }));
+          b.onLoad({ filter: /.*/, namespace: 'rn' }, () => ({
+            contents: "export * from 'react-native';const no=(n)=>{throw new Error('react-native-svg: '+n+' is a native module, which a web render does not have')};" +
+              'export const TurboModuleRegistry={get:()=>null,getEnforcing:no};export const AssetRegistry={registerAsset:()=>0,getAssetByID:()=>undefined};',
+            loader: 'js',
+          }));
+          return;
+        }
         if (dir !== '@remotion/shapes') return;
         b.onResolve({ filter: /^remotion$/ }, () => ({ path: 'remotion', namespace: 'stub' }));
         b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export const Internals={},Interactive={withSchema:(c)=>c},HtmlInCanvas=null,Sequence=null;', loader: 'js' }));

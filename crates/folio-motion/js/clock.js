@@ -515,6 +515,8 @@
     return false;
   }
   function scanGlyphs(at) {
+    // This frame's changes are still queued for the observer's callback: take them now.
+    if (textWatch && textWatch.takeRecords().length) textDirty = true;
     if (!textDirty || !document.body) return;
     if (document.fonts && document.fonts.status === 'loading') return; // judged once fonts are in
     textDirty = false;
@@ -532,11 +534,8 @@
       }
     }
   }
-  if (typeof MutationObserver === 'function') {
-    const watch = () => new MutationObserver(() => { textDirty = true; })
-      .observe(document, { subtree: true, childList: true, characterData: true });
-    watch();
-  }
+  const textWatch = typeof MutationObserver === 'function' ? new MutationObserver(() => { textDirty = true; }) : null;
+  if (textWatch) textWatch.observe(document, { subtree: true, childList: true, characterData: true });
   /** [{char, code, frame}] of the characters no font could draw, by first frame. */
   function missingGlyphs() {
     return [...glyphsMissing].map(([ch, f]) => ({ char: ch, code: `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`, frame: f }));

@@ -52,9 +52,11 @@ export function useTime() {
 export function Sequence(props) {
   return sequence('Sequence', props);
 }
-/** The one Sequence behind <Sequence> and <Series.Sequence> (`component` names it in errors). */
-export function sequence(component, props) {
-  const p = checkProps(component, props);
+/** The one Sequence behind <Sequence>, <Series.Sequence> and <TransitionSeries.Sequence>
+ *  (`component` names it in errors); `checked`: the caller already checked the props the author
+ *  wrote and added `from` itself. */
+export function sequence(component, props, checked = false) {
+  const p = checked ? props : checkProps(component, props);
   const { from = 0, durationInFrames = Infinity, children, style, className, layout = 'absolute-fill', name, freeze = null, width, height, hidden = false } = p;
   const parent = useContext(SequenceContext);
   const abs = useAbsoluteFrame();

@@ -38,6 +38,11 @@ export const PROPS = {
     trimBefore: TRIM,
     playbackRate: RATE,
   },
+  'TransitionSeries.Sequence': {
+    children: H, durationInFrames: H, offset: H, freeze: H, ...SEQUENCE_LAYOUT,
+    trimBefore: TRIM,
+    playbackRate: RATE,
+  },
   Loop: {
     children: H, durationInFrames: H, times: H, name: H, layout: H, style: H, className: H, showInTimeline: R,
     premountFor: R, postmountFor: R, styleWhilePremounted: R, styleWhilePostmounted: R,

@@ -12,6 +12,7 @@
 // presentationProgress, presentationDurationInFrames, passedProps}, so custom ones work too.
 import { Children, createContext, createElement as h, isValidElement, useContext } from 'react';
 import { ABSOLUTE_FILL, describe, measureSpring, physicsSpring, sequence, useFrame, useVideoConfig } from 'folio/motion';
+import { checkProps } from './props.js';
 import { interpolate } from './remotion-interpolate.js';
 
 // ---- timings --------------------------------------------------------------------------------------
@@ -148,7 +149,7 @@ export function TransitionSeries({ children }) {
       start -= d;
       return;
     }
-    const { durationInFrames, offset = 0, children: inner, ...rest } = c.props;
+    const { durationInFrames, offset = 0, children: inner, ...rest } = checkProps('TransitionSeries.Sequence', c.props);
     if (typeof durationInFrames !== 'number' || !(durationInFrames > 0)) throw new TypeError(`<TransitionSeries.Sequence durationInFrames> must be a positive number of frames, got ${describe(durationInFrames)}`);
     if (pending && pending.duration > durationInFrames) throw new Error(`<TransitionSeries.Transition> lasts ${pending.duration} frames, longer than the sequence after it (${durationInFrames})`);
     const from = start + offset;
@@ -161,12 +162,16 @@ export function TransitionSeries({ children }) {
     let entering = 1;
     let exiting = 0;
     const local = frame - s.from;
-    if (s.out && local >= s.duration - s.out.duration) {
-      exiting = s.out.timing.getProgress({ fps, frame: local - (s.duration - s.out.duration) });
+    // The presentations stay in the tree outside their transitions (at rest: entering at 1,
+    // exiting at 0), so a scene is never unmounted and remounted when a transition ends — its
+    // state (a Reanimated animation, say) carries on.
+    if (s.out) {
+      const at = local - (s.duration - s.out.duration);
+      exiting = at >= 0 ? s.out.timing.getProgress({ fps, frame: at }) : 0;
       child = wrap(s.out, 'exiting', exiting, s.out.duration, child);
     }
-    if (s.in && local < s.in.duration) {
-      entering = s.in.timing.getProgress({ fps, frame: local });
+    if (s.in) {
+      entering = local < s.in.duration ? s.in.timing.getProgress({ fps, frame: local }) : 1;
       child = wrap(s.in, 'entering', entering, s.in.duration, child);
     }
     const ctx = h(ProgressContext.Provider, { value: { entering, exiting, isInTransitionSeries: true } }, child);
@@ -174,7 +179,7 @@ export function TransitionSeries({ children }) {
   });
 }
 function TSeriesItem(props) {
-  return sequence('Series.Sequence', props);
+  return sequence('TransitionSeries.Sequence', props, true);
 }
 TransitionSeries.Sequence = TSequence;
 TransitionSeries.Transition = TTransition;

@@ -124,7 +124,7 @@ export function Series({ children }) {
   });
 }
 function SeriesItem(props) {
-  return sequence('Series.Sequence', props);
+  return sequence('Series.Sequence', props, true);
 }
 function SeriesSequence({ children }) {
   return children;

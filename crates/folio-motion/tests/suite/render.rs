@@ -120,6 +120,7 @@ fn speed_of_the_test_scenes_beside_the_render_test() {
         "/scenes/sequence-props.jsx",
         "/scenes/remotion-style.jsx",
         "/scenes/frame-driven.jsx",
+        "/scenes/packages.jsx",
     ] {
         let _ = run(&pool, scenes(), scene, "/out/frames", small(60), false, &unbounded());
         let t = std::time::Instant::now();
