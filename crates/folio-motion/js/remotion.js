@@ -4,8 +4,10 @@
 // window.__folio, and inside a <Sequence> useCurrentFrame() counts from the sequence's start.
 //
 // Provided: useCurrentFrame, useVideoConfig, interpolate and Easing (remotion-interpolate.js),
-// spring, measureSpring, Sequence, Series, Loop, Freeze, AbsoluteFill, Img, interpolateColors, staticFile, delayRender / continueRender / cancelRender, random,
-// getInputProps, Composition / Still (render their component), useCurrentScale.
+// spring, measureSpring, Sequence, Series, Loop (and Loop.useLoop), Freeze, AbsoluteFill, Img
+// (their props: props.js), interpolateColors, staticFile, delayRender / continueRender /
+// cancelRender / useDelayRender, random, getInputProps, Composition / Still (render their
+// component), useCurrentScale.
 // Anything else imported from 'remotion' fails at import with the browser's "does not provide an
 // export named …" error, which names it.
 import { Children, createContext, createElement, forwardRef, isValidElement, useContext } from 'react';
@@ -185,6 +187,10 @@ export function delayRender(label) {
 }
 export function continueRender(handle) {
   F().release(handle);
+}
+/** The hook form: {delayRender, continueRender, cancelRender}. */
+export function useDelayRender() {
+  return { delayRender, continueRender, cancelRender };
 }
 export function cancelRender(error) {
   F().recordError(error instanceof Error ? error : new Error(String(error)), 'scene');

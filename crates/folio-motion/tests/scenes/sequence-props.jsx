@@ -2,7 +2,7 @@
 // width/height lays its children out at that size, and useVideoConfig() inside it reports that
 // size and the sequence's own duration (the 30-frame render less its `from`). Either failing throws, failing the render.
 import { useLayoutEffect, useRef } from 'react';
-import { Sequence, useCurrentFrame, useVideoConfig } from 'remotion';
+import { Loop, Sequence, useCurrentFrame, useDelayRender, useVideoConfig } from 'remotion';
 
 function Frozen() {
   const frame = useCurrentFrame();
@@ -23,12 +23,29 @@ function Sized() {
   return <div ref={ref} style={{ flex: 1, background: 'blue' }} />;
 }
 
+// Loop.useLoop() names the pass: at frame f, a 2-frame loop is in pass floor(f / 2).
+function LoopProbe({ at }) {
+  const loop = Loop.useLoop();
+  const want = { iteration: Math.floor(at / 2), durationInFrames: 2 };
+  if (!loop || loop.iteration !== want.iteration || loop.durationInFrames !== 2) throw new Error(`Loop.useLoop() at frame ${at} gives ${JSON.stringify(loop)}, not ${JSON.stringify(want)}`);
+  return null;
+}
+
+// useDelayRender() hands out the render-control functions.
+function Delayed() {
+  const { delayRender, continueRender } = useDelayRender();
+  useLayoutEffect(() => { continueRender(delayRender('probe')); }, []);
+  return null;
+}
+
 export default function Scene() {
   const frame = useCurrentFrame();
   return (
     <div style={{ flex: 1, background: '#222', opacity: 0.5 + frame / 100 }}>
       <Sequence from={2} freeze={20}><Frozen /></Sequence>
       <Sequence from={5} width={300} height={200}><Sized /></Sequence>
+      <Loop durationInFrames={2} layout="none"><LoopProbe at={frame} /></Loop>
+      <Delayed />
     </div>
   );
 }
