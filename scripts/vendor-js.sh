@@ -75,6 +75,14 @@ MOTION_PACKAGES=(
   "react-native-reanimated 4.8.0 sha512-emcLwcnEl6Xwg2op8VPyONeZm75Y5FD2sPaOJtF7EbGn/IJVbas0Yq4VQRsl1tZgo9oI9qeqIkPzU9gAgAGQFQ=="
   "react-native-is-edge-to-edge 1.3.1 sha512-NIXU/iT5+ORyCc7p0z2nnlkouYKX425vuU1OEm6bMMtWWR9yvb+Xg5AZmImTKoF9abxCPqrKC3rOZsKzUYgYZA=="
   "react-native-worklets 0.14.0 sha512-FAMNVHF8ClJmC61V+2jDOCUDjaZPnda+PBK5QqMkGtn13D3itDkkJxrFb0pCSnIfRTuIS/muE338usqEcRbuSg=="
+  # MIT-licensed packages scenes import as they are (Remotion's own MIT packages, and zod).
+  "zod 4.6.7 sha512-g8W2D2kU6a8untc053fX1uVBKzM7yqAxW/3zwk83+6RyF2+SKOuV+c0wBDhUwzV1PaGapmZH+rmcUzPf+3CGwg=="
+  "@remotion/paths 4.0.527 sha512-ZoEjkISdBxn+oBrKgWEBsNEzFD4/kWrva3mENs0W2mOPnmnGDG4hBuvZRZQrUn/6Z2wVSEJRirSBdL525OzKXA=="
+  "@remotion/shapes 4.0.527 sha512-KNkTpsIJVU8B8pKelbM8YflJV7HyIwmYRnY/76NdGDpSmIiw33/UQqR4d8pZF7ugdGoAdjorUAancL1k1knL7w=="
+  "@remotion/noise 4.0.527 sha512-fQ/09r1STdPXn8PDKOYDYu8mpEGV3sKcGTnviTynB+VDNlmeZV2yxY4o79YIx8V8seVrTXWyag7Do9IcFMjF4Q=="
+  "simplex-noise 4.0.1 sha512-zl/+bdSqW7HJOQ0oDbxrNYaF4F5ik0i7M6YOYmEoIJNtg16NpvWaTTM1Y7oV/7T0jFljawLgYPS81Uu2rsfo1A=="
+  "react-native-svg 15.16.1 sha512-Y4hCfg0o9ovGJYnNIySph5xWGqzawhW7MB2AjMUTpqJkrtPAx5XCeSk+jRMux2hanUvi9KvdVf2aZu0OFWtjgw=="
+  "@react-native/assets-registry 0.87.1 sha512-XmE1I4YM61ariwFMm9gAd5FnqztP89qDx1WVKJMQTxI/g+V8riuwJts33hsFkR0lC0Mj8oc+V4L/AXk3F9XseA=="
   # Babel 7, not 8: the worklets plugin asserts Babel 7 (api.assertVersion(7)).
   "@babel/standalone 7.29.13 sha512-N8oXikyXZJfWWQoO26w+KLheK1P4itiJx15C29FNWpYsxYhbie2EyfZDvxZfBL+Gx+hInpGI0CO7y/pSh6hHkg=="
 )
@@ -223,7 +231,49 @@ note(await esbuild.build({
 const pluginText = fs.readFileSync(path.join(out, 'react-native-worklets/worklets-plugin.js'), 'utf8');
 if (/\brequire\s*\(/.test(pluginText.replace(/__folioResolveBabel/g, ''))) throw new Error('the worklets plugin bundle still calls require()');
 
-// 5. @babel/standalone, as published.
+// 5. Packages scenes import by name, as published (MIT): zod; react-native-svg's web elements
+// (Svg, Path, Circle, G, …, the .web.* files; its XML/CSS loaders are left out); @remotion/paths; @remotion/noise
+// (its `random` is the page's `remotion`, whose sequence is Remotion's); and @remotion/shapes'
+// make* path builders. The shapes' React components lean on Remotion's private Internals, so only
+// the builders are taken (the page's js/remotion-shapes.js draws them as the documented
+// components): 'remotion' resolves to a stub whose names the builders never call.
+for (const [dir, file, entry, pkgs, external] of [
+  ['zod', 'zod.js', "export * from 'zod'; export { default } from 'zod';", ['zod'], []],
+  ['@remotion/paths', 'paths.js', "export * from '@remotion/paths';", ['@remotion/paths'], []],
+  ['react-native-svg', 'react-native-svg.js', "export * from 'react-native-svg/lib/module/elements.web.js'; export { default } from 'react-native-svg/lib/module/elements.web.js';", ['react-native-svg', '@react-native/assets-registry'], []],
+  ['@remotion/noise', 'noise.js', "export * from '@remotion/noise';", ['@remotion/noise', 'simplex-noise'], ['remotion']],
+  ['@remotion/shapes', 'make.js', "export { makeArrow, makeCallout, makeCircle, makeEllipse, makeHeart, makePie, makePolygon, makeRect, makeSpark, makeStar, makeTriangle } from '@remotion/shapes';", ['@remotion/shapes'], ['@remotion/paths']],
+]) {
+  fs.mkdirSync(path.join(out, dir), { recursive: true });
+  const outfile = path.join(out, dir, file);
+  note(await esbuild.build({
+    ...common, format: 'esm', external: [...pageModules, ...external], outfile, banner: { js: banner(pkgs) },
+    resolveExtensions: ['.web.tsx', '.web.ts', '.web.jsx', '.web.js', '.tsx', '.ts', '.jsx', '.js', '.json'],
+    stdin: { contents: entry, resolveDir: path.dirname(nm) },
+    plugins: [{
+      name: 'remotion-internals-stub',
+      setup(b) {
+        if (dir === 'react-native-svg') {
+          // Its native-module specs import TurboModuleRegistry and AssetRegistry, which
+          // react-native-web does not have; the web elements never call them.
+          b.onResolve({ filter: /^react-native$/ }, (a) => (a.namespace === 'rn' ? { path: 'react-native', external: true } : { path: 'react-native', namespace: 'rn' }));
+          b.onLoad({ filter: /.*/, namespace: 'rn' }, () => ({
+            contents: "export * from 'react-native';const no=(n)=>{throw new Error('react-native-svg: '+n+' is a native module, which a web render does not have')};" +
+              'export const TurboModuleRegistry={get:()=>null,getEnforcing:no};export const AssetRegistry={registerAsset:()=>0,getAssetByID:()=>undefined};',
+            loader: 'js',
+          }));
+          return;
+        }
+        if (dir !== '@remotion/shapes') return;
+        b.onResolve({ filter: /^remotion$/ }, () => ({ path: 'remotion', namespace: 'stub' }));
+        b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export const Internals={},Interactive={withSchema:(c)=>c},HtmlInCanvas=null,Sequence=null;', loader: 'js' }));
+      },
+    }],
+  }));
+  check(outfile);
+}
+
+// 6. @babel/standalone, as published.
 fs.mkdirSync(path.join(out, '@babel/standalone'), { recursive: true });
 fs.copyFileSync(path.join(nm, '@babel/standalone/babel.min.js'), path.join(out, '@babel/standalone/babel.min.js'));
 bundled.add('@babel/standalone');
@@ -250,6 +300,7 @@ for entry in "${MOTION_PACKAGES[@]}"; do
   else
     # The package ships no licence file: keep its declared licence and its source's copyright header.
     main="$nm/$pkg/$(node -e 'process.stdout.write(require(process.argv[1]).main||"index.js")' "$nm/$pkg/package.json")"
+    [ -f "$main" ] || main="$(find "$nm/$pkg" -maxdepth 1 -type f -name '*.js' | sort | head -n 1)"
     {
       echo "$pkg $version declares the licence \"$(node -e 'process.stdout.write(require(process.argv[1]).license||"")' "$nm/$pkg/package.json")\" in its package.json and ships no licence file."
       echo "The header of its source ($(basename "$main")):"

@@ -486,6 +486,61 @@
     return missing;
   }
 
+  // ---- glyphs no font has ------------------------------------------------------------------------
+  // After each frame whose text changed (a MutationObserver says so), every new character of the
+  // page's text is drawn in its element's font stack beside an unassigned code point (U+0378):
+  // identical pixels mean the browser found no font with that glyph and drew its missing-glyph
+  // box. Each such character is kept with the first frame that showed it.
+  const glyphsMissing = new Map(); // char -> first frame
+  const glyphsChecked = new Set();
+  let textDirty = true;
+  let glyphCtx = null;
+  const IGNORABLE = /[\s\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]|[\u{e0000}-\u{e007f}]/u;
+  function drawn(ch, font) {
+    glyphCtx.clearRect(0, 0, 48, 48);
+    glyphCtx.font = font;
+    glyphCtx.fillText(ch, 4, 36);
+    return glyphCtx.getImageData(0, 0, 48, 48).data;
+  }
+  function covered(ch, family) {
+    if (!glyphCtx) {
+      const c = document.createElement('canvas');
+      c.width = 48; c.height = 48;
+      glyphCtx = c.getContext('2d', { willReadFrequently: true });
+    }
+    const font = `32px ${family}`;
+    const a = drawn(ch, font);
+    const b = drawn('\u0378', font);
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return true;
+    return false;
+  }
+  function scanGlyphs(at) {
+    // This frame's changes are still queued for the observer's callback: take them now.
+    if (textWatch && textWatch.takeRecords().length) textDirty = true;
+    if (!textDirty || !document.body) return;
+    if (document.fonts && document.fonts.status === 'loading') return; // judged once fonts are in
+    textDirty = false;
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(), count = 0; n && count < 20000; n = walker.nextNode(), count++) {
+      const text = n.nodeValue;
+      if (!text || /^[\x00-\x7f]*$/.test(text)) continue;
+      let family = null;
+      for (const ch of text) {
+        if (ch.codePointAt(0) < 0x80 || IGNORABLE.test(ch)) continue;
+        if (glyphsChecked.has(ch)) continue;
+        glyphsChecked.add(ch);
+        if (family === null) family = n.parentElement ? getComputedStyle(n.parentElement).fontFamily : 'sans-serif';
+        if (!covered(ch, family)) glyphsMissing.set(ch, at);
+      }
+    }
+  }
+  const textWatch = typeof MutationObserver === 'function' ? new MutationObserver(() => { textDirty = true; }) : null;
+  if (textWatch) textWatch.observe(document, { subtree: true, childList: true, characterData: true });
+  /** [{char, code, frame}] of the characters no font could draw, by first frame. */
+  function missingGlyphs() {
+    return [...glyphsMissing].map(([ch, f]) => ({ char: ch, code: `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`, frame: f }));
+  }
+
   // ---- the contract --------------------------------------------------------------------------
   const clock = {
     epoch: EPOCH_MS,
@@ -534,11 +589,13 @@
         folio.flush(() => {});
       } catch (err) { recordError(err, 'render'); }
       pinAnimations();
+      try { scanGlyphs(frame.frame); } catch (err) { recordError(err, 'runtime'); }
       return settle({ frame: frame.frame, now, callbacks, errors: errors.length });
     },
     probe: () => ({ listeners: listeners.size, pending: rafQueue.size, timers: timers.size, mounted: folio.mounted }),
     brokenImages,
     missingFonts,
+    missingGlyphs,
     // delayRender/continueRender: a drive waits (bounded) for open handles.
     delay(label) {
       const id = nextDelay++;

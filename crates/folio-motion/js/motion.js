@@ -8,13 +8,16 @@
 // cubic curves (Easing.out(0.5) is a number) and, given a curve, the Remotion/React Native
 // modifiers (Easing.out(Easing.quad) is a curve). remotion.js imports the shared helpers below.
 import { createContext, createElement, useContext, useSyncExternalStore } from 'react';
+import { checkProps } from './props.js';
 
 const F = () => window.__folio;
 
 // ---- frames -----------------------------------------------------------------------------------
 // The offset a <Sequence> subtracts from the frame its children see, and the window it clips to.
 // `frozen` (set by remotion's <Freeze>) pins the absolute frame its subtree sees.
-export const SequenceContext = createContext({ offset: 0, end: Infinity, frozen: null });
+// `width`/`height`/`duration` (null outside any Sequence) are what Remotion's useVideoConfig()
+// reports inside it.
+export const SequenceContext = createContext({ offset: 0, end: Infinity, frozen: null, width: null, height: null, duration: null });
 
 const subscribe = (cb) => F().onFrame(cb);
 const snapshot = () => F().frame.frame;
@@ -43,27 +46,46 @@ export function useTime() {
 
 // ---- Sequence -----------------------------------------------------------------------------------
 /** Renders its children only while from <= frame < from + durationInFrames; inside, useFrame()
- *  counts from 0 at `from`. Sequences nest (offsets add up, windows intersect). */
-export function Sequence({ from = 0, durationInFrames = Infinity, children, style, className, layout = 'absolute-fill', name, freeze = null, width, height }) {
+ *  counts from 0 at `from`. Sequences nest (offsets add up, windows intersect). Its props are
+ *  checked against props.js's table (each documented prop honoured or refused by name). Inside
+ *  it, Remotion's useVideoConfig() reports the sequence's width, height and duration. */
+export function Sequence(props) {
+  return sequence('Sequence', props);
+}
+/** The one Sequence behind <Sequence>, <Series.Sequence> and <TransitionSeries.Sequence>
+ *  (`component` names it in errors); `checked`: the caller already checked the props the author
+ *  wrote and added `from` itself. */
+export function sequence(component, props, checked = false) {
+  const p = checked ? props : checkProps(component, props);
+  const { from = 0, durationInFrames = Infinity, children, style, className, layout = 'absolute-fill', name, freeze = null, width, height, hidden = false } = p;
   const parent = useContext(SequenceContext);
   const abs = useAbsoluteFrame();
-  if (typeof from !== 'number' || Number.isNaN(from)) throw new TypeError(`<Sequence from> must be a number of frames, got ${describe(from)}`);
+  if (typeof from !== 'number' || Number.isNaN(from)) throw new TypeError(`<${component} from> must be a number of frames, got ${describe(from)}`);
   if (typeof durationInFrames !== 'number' || !(durationInFrames > 0)) {
-    throw new TypeError(`<Sequence durationInFrames> must be a positive number of frames (or left out for "until the end"), got ${describe(durationInFrames)}`);
+    throw new TypeError(`<${component} durationInFrames> must be a positive number of frames (or left out for "until the end"), got ${describe(durationInFrames)}`);
   }
   if (layout !== 'absolute-fill' && layout !== 'none') {
-    throw new TypeError(`<Sequence layout> is "absolute-fill" (the default) or "none", got ${describe(layout)}`);
+    throw new TypeError(`<${component} layout> is "absolute-fill" (the default) or "none", got ${describe(layout)}`);
   }
-  if (freeze !== null && (typeof freeze !== 'number' || Number.isNaN(freeze))) throw new TypeError(`<Sequence freeze> must be a frame number (or null), got ${describe(freeze)}`);
+  if (layout === 'none' && (props.premountFor || props.postmountFor)) throw new TypeError(`<${component}> with premountFor or postmountFor cannot have layout="none" (as in Remotion)`);
+  if (freeze !== null && (typeof freeze !== 'number' || !Number.isFinite(freeze))) throw new TypeError(`<${component} freeze> must be a frame number (or null), got ${describe(freeze)}`);
   for (const [n, v] of [['width', width], ['height', height]]) {
-    if (v !== undefined && (typeof v !== 'number' || !(v > 0))) throw new TypeError(`<Sequence ${n}> must be a positive number of pixels, got ${describe(v)}`);
+    if (v !== undefined && (typeof v !== 'number' || !(v > 0))) throw new TypeError(`<${component} ${n}> must be a positive number of pixels, got ${describe(v)}`);
   }
+  if (typeof hidden !== 'boolean') throw new TypeError(`<${component} hidden> must be true or false, got ${describe(hidden)}`);
   const start = parent.offset + from;
   const end = Math.min(parent.end, start + durationInFrames);
-  if (abs < start || abs >= end) return null;
+  if (hidden || abs < start || abs >= end) return null;
   // freeze={n}: the children see frame n of the sequence for as long as it shows.
   const frozen = freeze !== null ? start + freeze : parent.frozen;
-  const inner = createElement(SequenceContext.Provider, { value: { offset: start, end, frozen } }, children);
+  const parentDuration = parent.duration !== null ? parent.duration : F().frame.durationInFrames;
+  const value = {
+    offset: start, end, frozen,
+    width: width !== undefined ? width : parent.width,
+    height: height !== undefined ? height : parent.height,
+    duration: Math.max(0, Math.min(parentDuration - from, durationInFrames)),
+  };
+  const inner = createElement(SequenceContext.Provider, { value }, children);
   if (layout === 'none') return inner;
   const size = { ...(width !== undefined ? { width } : {}), ...(height !== undefined ? { height } : {}) };
   return createElement('div', { style: { ...ABSOLUTE_FILL, ...size, ...style }, className, 'data-sequence': name }, inner);

@@ -3,79 +3,49 @@
 // Remotion's code — with the same frame semantics as folio/motion: the frame comes from
 // window.__folio, and inside a <Sequence> useCurrentFrame() counts from the sequence's start.
 //
-// Provided: useCurrentFrame, useVideoConfig, interpolate (extrapolateLeft/Right: extend | clamp |
-// identity | wrap), spring, measureSpring, Easing, Sequence, Series, Loop, Freeze, AbsoluteFill,
-// Img, interpolateColors, staticFile, delayRender / continueRender / cancelRender, random,
-// getInputProps, Composition / Still (render their component), useCurrentScale.
+// Provided: useCurrentFrame, useVideoConfig, interpolate and Easing (remotion-interpolate.js),
+// spring, measureSpring, Sequence, Series, Loop (and Loop.useLoop), Freeze, AbsoluteFill, Img
+// (their props: props.js), interpolateColors, staticFile, delayRender / continueRender /
+// cancelRender / useDelayRender, random, getInputProps, Composition / Still (render their
+// component), useCurrentScale.
 // Anything else imported from 'remotion' fails at import with the browser's "does not provide an
 // export named …" error, which names it.
-import { Children, createElement, forwardRef, isValidElement, useContext } from 'react';
+import { Children, createContext, createElement, forwardRef, isValidElement, useContext } from 'react';
 import {
-  ABSOLUTE_FILL, Sequence, SequenceContext, bezier, bounce, checkRanges, circle, cubic, describe,
-  easeIn, easeInOut, easeOut, easingError, exp, linear, measureSpring, physicsSpring, quad, sin,
-  strictEasing, useAbsoluteFrame, useFrame, useVideoConfig as useFolioConfig,
+  ABSOLUTE_FILL, Sequence, SequenceContext, checkRanges, describe, measureSpring, physicsSpring,
+  sequence, useAbsoluteFrame, useFrame, useVideoConfig as useFolioConfig,
 } from 'folio/motion';
+import { checkProps } from './props.js';
+import { Easing, interpolate } from './remotion-interpolate.js';
 
 const F = () => window.__folio;
 
-export { Sequence, measureSpring };
+export { Easing, Sequence, interpolate, measureSpring };
 export const spring = physicsSpring;
 
 /** The frame, relative to the innermost <Sequence> (0-based). */
 export function useCurrentFrame() {
   return useFrame();
 }
-/** {width, height, fps, durationInFrames, id, defaultProps, props} of the render. */
+/** {width, height, fps, durationInFrames, id, defaultProps, props} of the render; inside a
+ *  <Sequence>, width/height/durationInFrames are the sequence's (its width/height props, inherited
+ *  from enclosing sequences, and its duration cut to what is left of its parent), as in Remotion. */
 export function useVideoConfig() {
-  return { ...useFolioConfig(), id: 'folio', defaultProps: {}, props: {} };
+  const ctx = useContext(SequenceContext);
+  const cfg = useFolioConfig();
+  return {
+    ...cfg,
+    width: ctx.width !== null && ctx.width !== undefined ? ctx.width : cfg.width,
+    height: ctx.height !== null && ctx.height !== undefined ? ctx.height : cfg.height,
+    durationInFrames: ctx.duration !== null && ctx.duration !== undefined ? ctx.duration : cfg.durationInFrames,
+    id: 'folio', defaultProps: {}, props: {},
+  };
 }
 export function useCurrentScale() {
   return 1;
 }
 export function getInputProps() {
   return {};
-}
-
-// ---- interpolate ------------------------------------------------------------------------------
-const EXTRAPOLATIONS = ['extend', 'clamp', 'identity', 'wrap'];
-function extrapolate(x, lo, hi, how) {
-  if (how === 'clamp') return x < lo ? lo : hi;
-  if (how === 'wrap') { const r = hi - lo; return ((((x - lo) % r) + r) % r) + lo; }
-  return x;
-}
-export function interpolate(input, inputRange, outputRange, options) {
-  const o = options || {};
-  const easing = o.easing !== undefined ? o.easing : linear;
-  const left = o.extrapolateLeft !== undefined ? o.extrapolateLeft : 'extend';
-  const right = o.extrapolateRight !== undefined ? o.extrapolateRight : 'extend';
-  if (typeof easing !== 'function') throw easingError('interpolate', easing);
-  for (const [name, v] of [['extrapolateLeft', left], ['extrapolateRight', right]]) {
-    if (!EXTRAPOLATIONS.includes(v)) throw new TypeError(`interpolate: ${name} must be one of ${EXTRAPOLATIONS.map((e) => `'${e}'`).join(', ')}, got ${describe(v)}`);
-  }
-  if (typeof input !== 'number' || Number.isNaN(input)) throw new TypeError(`interpolate: input must be a number (the frame, say), got ${describe(input)}`);
-  checkRanges('interpolate', inputRange, outputRange, { strict: true });
-  for (let i = 0; i < outputRange.length; i++) {
-    if (typeof outputRange[i] !== 'number' || !Number.isFinite(outputRange[i])) {
-      throw new TypeError(`interpolate: outputRange must contain only finite numbers, got ${describe(outputRange[i])} at index ${i}${typeof outputRange[i] === 'string' ? ' — for colours use interpolateColors()' : ''}`);
-    }
-  }
-  let i = 1;
-  for (; i < inputRange.length - 1; i++) if (inputRange[i] >= input) break;
-  const lo = inputRange[i - 1];
-  const hi = inputRange[i];
-  const from = outputRange[i - 1];
-  const to = outputRange[i];
-  let x = input;
-  if (x < lo) {
-    if (left === 'identity') return x;
-    x = extrapolate(x, lo, hi, left);
-  }
-  if (x > hi) {
-    if (right === 'identity') return x;
-    x = extrapolate(x, lo, hi, right);
-  }
-  if (from === to) return from;
-  return from + (to - from) * easing((x - lo) / (hi - lo));
 }
 
 // ---- colours ----------------------------------------------------------------------------------
@@ -111,43 +81,28 @@ export function interpolateColors(input, inputRange, outputRange) {
   return `rgba(${r}, ${g}, ${b}, ${a})`;
 }
 
-// ---- Easing (Remotion's, from React Native) ---------------------------------------------------
-export const Easing = strictEasing({
-  step0: (n) => (n > 0 ? 1 : 0),
-  step1: (n) => (n >= 1 ? 1 : 0),
-  linear,
-  ease: bezier(0.42, 0, 1, 1),
-  quad,
-  cubic,
-  poly: (n) => (t) => Math.pow(t, n),
-  sin,
-  circle,
-  exp,
-  elastic: (bounciness = 1) => {
-    const p = bounciness * Math.PI;
-    return (t) => 1 - Math.pow(Math.cos((t * Math.PI) / 2), 3) * Math.cos(t * p);
-  },
-  back: (s = 1.70158) => (t) => t * t * ((s + 1) * t - s),
-  bounce,
-  bezier,
-  in: easeIn,
-  out: easeOut,
-  inOut: easeInOut,
-}, 'Easing');
-
 // ---- components -------------------------------------------------------------------------------
-export const AbsoluteFill = forwardRef(function AbsoluteFill({ style, ...props }, ref) {
-  return createElement('div', { ...props, ref, style: { ...ABSOLUTE_FILL, ...style } });
+export const AbsoluteFill = forwardRef(function AbsoluteFill(props, ref) {
+  const { style, ...rest } = checkProps('AbsoluteFill', props);
+  return createElement('div', { ...rest, ref, style: { ...ABSOLUTE_FILL, ...style } });
 });
 
 /** <img> whose load the frame waits for (every drive waits for new images); a failed load is
  *  recorded as a page error naming the source. */
-export const Img = forwardRef(function Img({ onError, ...props }, ref) {
+export const Img = forwardRef(function Img(props, ref) {
+  const { onError, onImageError, onImageFrame, name, onLoad, ...rest } = checkProps('Img', props);
   return createElement('img', {
-    ...props,
+    ...rest,
     ref,
+    'data-name': name,
+    onLoad(e) {
+      if (onImageFrame) onImageFrame(e.currentTarget);
+      if (onLoad) onLoad(e);
+    },
     onError(e) {
-      F().recordError(new Error(`<Img> could not load ${JSON.stringify(props.src)} — check the path (an absolute tree path such as /in/photo.png, or staticFile('photo.png') next to the scene)`), 'runtime');
+      const err = new Error(`<Img> could not load ${JSON.stringify(props.src)} — check the path (an absolute tree path such as /in/photo.png, or staticFile('photo.png') next to the scene)`);
+      F().recordError(err, 'runtime');
+      if (onImageError) onImageError(err);
       if (onError) onError(e);
     },
   });
@@ -160,14 +115,18 @@ export function Series({ children }) {
     if (!isValidElement(child) || child.type !== SeriesSequence) {
       throw new TypeError('<Series> may only contain <Series.Sequence> elements');
     }
-    const { durationInFrames = Infinity, offset = 0, children: inner, ...rest } = child.props;
+    const { durationInFrames = Infinity, offset = 0, ...rest } = checkProps('Series.Sequence', child.props);
     if (durationInFrames === Infinity && i !== items.length - 1) {
       throw new TypeError('<Series.Sequence>: only the last sequence of a <Series> may leave out durationInFrames (play until the end)');
     }
+    if (typeof offset !== 'number' || !Number.isFinite(offset)) throw new TypeError(`<Series.Sequence offset> must be a number of frames, got ${describe(offset)}`);
     const from = start + offset;
     start = from + durationInFrames;
-    return createElement(Sequence, { key: child.key ?? i, from, durationInFrames, ...rest }, inner);
+    return createElement(SeriesItem, { key: child.key ?? i, from, durationInFrames, ...rest });
   });
+}
+function SeriesItem(props) {
+  return sequence('Series.Sequence', props, true);
 }
 function SeriesSequence({ children }) {
   return children;
@@ -175,22 +134,29 @@ function SeriesSequence({ children }) {
 Series.Sequence = SeriesSequence;
 
 /** Repeats its children every durationInFrames frames, `times` times (default: forever). */
-export function Loop({ durationInFrames, times = Infinity, layout = 'absolute-fill', style, className, children }) {
+export function Loop(props) {
+  const { durationInFrames, times = Infinity, layout = 'absolute-fill', style, className, name, children } = checkProps('Loop', props);
   if (typeof durationInFrames !== 'number' || !(durationInFrames > 0)) {
     throw new TypeError(`<Loop durationInFrames> must be a positive number of frames, got ${describe(durationInFrames)}`);
   }
+  if (typeof times !== 'number' || !(times >= 0)) throw new TypeError(`<Loop times> must be a number of repetitions >= 0 (or Infinity), got ${describe(times)}`);
+  if (layout !== 'absolute-fill' && layout !== 'none') throw new TypeError(`<Loop layout> is "absolute-fill" (the default) or "none", got ${describe(layout)}`);
   const parent = useContext(SequenceContext);
   const rel = useAbsoluteFrame() - parent.offset;
   const iteration = Math.floor(rel / durationInFrames);
   if (rel < 0 || iteration >= times) return null;
   const offset = parent.offset + iteration * durationInFrames;
-  const value = { offset, end: Math.min(parent.end, offset + durationInFrames), frozen: parent.frozen };
-  const inner = createElement(SequenceContext.Provider, { value }, children);
-  return layout === 'none' ? inner : createElement('div', { style: { ...ABSOLUTE_FILL, ...style }, className }, inner);
+  const value = { ...parent, offset, end: Math.min(parent.end, offset + durationInFrames), duration: durationInFrames };
+  const inner = createElement(SequenceContext.Provider, { value }, createElement(LoopContext.Provider, { value: { iteration, durationInFrames } }, children));
+  return layout === 'none' ? inner : createElement('div', { style: { ...ABSOLUTE_FILL, ...style }, className, 'data-sequence': name }, inner);
 }
+const LoopContext = createContext(null);
+/** Inside a <Loop>: {iteration, durationInFrames} of the current pass; null outside one. */
+Loop.useLoop = () => useContext(LoopContext);
 
 /** Its children see `frame` (relative to the enclosing sequence) while `active`. */
-export function Freeze({ frame, active = true, children }) {
+export function Freeze(props) {
+  const { frame, active = true, children } = checkProps('Freeze', props);
   const parent = useContext(SequenceContext);
   const abs = useAbsoluteFrame();
   if (typeof frame !== 'number' || Number.isNaN(frame)) throw new TypeError(`<Freeze frame> must be a number, got ${describe(frame)}`);
@@ -221,6 +187,10 @@ export function delayRender(label) {
 }
 export function continueRender(handle) {
   F().release(handle);
+}
+/** The hook form: {delayRender, continueRender, cancelRender}. */
+export function useDelayRender() {
+  return { delayRender, continueRender, cancelRender };
 }
 export function cancelRender(error) {
   F().recordError(error instanceof Error ? error : new Error(String(error)), 'scene');

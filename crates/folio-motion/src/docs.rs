@@ -46,7 +46,9 @@ Also deterministic: CSS `@keyframes`, transitions, the Web Animations API, `requ
 
 - Import siblings with `./` (`import { theme } from './theme.js'`; `.jsx`, `.ts`, `.tsx`, `.json` and `.css` work).
 - Use any tree file by its absolute path: `<img src="/in/logo.png">`, `url(/in/bg.jpg)`, `@font-face { src: url(/fonts/Inter.woff2) }`.
-- Only these packages exist: `react`, `react-dom`, `react-native`, `react-native-reanimated`, `remotion`, `folio/motion`.
+- Only these packages exist: `react`, `react-dom`, `react-native`, `react-native-reanimated`, `remotion`, `folio/motion`,
+  `@remotion/transitions` (TransitionSeries; fade, slide, wipe, flip, clock-wipe, none), `@remotion/shapes`,
+  `@remotion/paths`, `@remotion/noise`, `zod` and `react-native-svg` (its elements: Svg, Path, Circle, G, …).
   There is no network: any other URL is refused and reported.
 - Fonts: only `system-ui`, `sans-serif`, `serif` and `monospace` are safe unless you load a font file from the tree.
 

@@ -4,6 +4,8 @@
 //! `capabilities()` returns, and the "On this host" section of `/std/motion/README.md`. No host
 //! path reaches the agent-visible docs.
 
+use std::path::{Path, PathBuf};
+
 use serde::Serialize;
 
 use crate::discovery::{Found, NotFound, Platform};
@@ -105,7 +107,77 @@ pub fn rows(browser: &Result<Found, NotFound>, platform: Platform) -> Vec<Row> {
         },
         fix: if reanimated.is_some() && worklets { String::new() } else { "rebuild Folio after running scripts/vendor-js.sh".into() },
     });
+    out.push(emoji_row(emoji_font(&font_dirs(platform)).as_deref(), platform));
     out
+}
+
+/// Font file names (lower-case, without extension) that are colour emoji fonts: Noto Color Emoji
+/// (Linux), Apple Color Emoji (macOS), Segoe UI Emoji (Windows), and the common alternatives.
+const EMOJI_FONTS: &[&str] = &["notocoloremoji", "apple color emoji", "seguiemj", "twemoji", "emojione", "joypixels"];
+
+/// The directories fonts are installed in on `platform`.
+pub fn font_dirs(platform: Platform) -> Vec<PathBuf> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut out: Vec<PathBuf> = match platform {
+        Platform::Linux => vec!["/usr/share/fonts".into(), "/usr/local/share/fonts".into()],
+        Platform::MacOs => vec!["/System/Library/Fonts".into(), "/Library/Fonts".into()],
+        Platform::Windows => {
+            vec![std::env::var_os("WINDIR").map_or_else(|| PathBuf::from(r"C:\Windows"), PathBuf::from).join("Fonts")]
+        }
+    };
+    if let Some(h) = home {
+        match platform {
+            Platform::Linux => out.extend([h.join(".local/share/fonts"), h.join(".fonts")]),
+            Platform::MacOs => out.push(h.join("Library/Fonts")),
+            Platform::Windows => {}
+        }
+    }
+    out
+}
+
+/// The first colour emoji font file under `dirs` (searched four levels deep).
+pub fn emoji_font(dirs: &[PathBuf]) -> Option<PathBuf> {
+    fn walk(dir: &Path, depth: u8) -> Option<PathBuf> {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).ok()?.filter_map(Result::ok).map(|e| e.path()).collect();
+        entries.sort();
+        for p in &entries {
+            let stem = p.file_stem().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
+            let font = p
+                .extension()
+                .is_some_and(|e| ["ttf", "ttc", "otf"].contains(&e.to_string_lossy().to_lowercase().as_str()));
+            if font && EMOJI_FONTS.iter().any(|n| stem.replace(['-', '_'], " ").starts_with(n) || stem.starts_with(n)) {
+                return Some(p.clone());
+            }
+        }
+        if depth == 0 {
+            return None;
+        }
+        entries.iter().filter(|p| p.is_dir()).find_map(|p| walk(p, depth - 1))
+    }
+    dirs.iter().find_map(|d| walk(d, 4))
+}
+
+/// The colour emoji row: without such a font an emoji in a scene renders as an empty box (a
+/// render warns, naming the characters and the frame).
+pub fn emoji_row(found: Option<&Path>, platform: Platform) -> Row {
+    Row {
+        name: "emoji-font",
+        ok: found.is_some(),
+        required: false,
+        detail: match found {
+            Some(p) => format!(
+                "{} — emoji in scenes render in colour",
+                p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+            ),
+            None => "no colour emoji font — emoji in scenes render as empty boxes (a render warns, naming them)".into(),
+        },
+        fix: match (found, platform) {
+            (Some(_), _) => String::new(),
+            (None, Platform::Linux) => "sudo apt-get install fonts-noto-color-emoji".into(),
+            (None, Platform::MacOs) => "Apple Color Emoji ships with macOS — restore it in Font Book".into(),
+            (None, Platform::Windows) => "Segoe UI Emoji ships with Windows — restore it from Settings › Fonts".into(),
+        },
+    }
 }
 
 /// The end of `/std/motion/README.md`: what works on this host, in words, without paths.
@@ -127,5 +199,40 @@ pub fn host_notes(rows: &[Row], video: bool) -> String {
     } else {
         s.push_str("- Reanimated: not available — write scenes with folio/motion or remotion.\n");
     }
+    if !ok("emoji-font") {
+        s.push_str("- Emoji: **no colour emoji font** — emoji render as empty boxes; avoid them or load a font that has them from the tree.\n");
+    }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_colour_emoji_font_is_found_where_fonts_live_and_its_absence_names_the_install_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("truetype/noto");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("NotoSans-Regular.ttf"), b"").unwrap();
+        let dirs = vec![dir.path().to_path_buf()];
+        let row = emoji_row(emoji_font(&dirs).as_deref(), Platform::Linux);
+        assert!(!row.ok);
+        assert_eq!(row.fix, "sudo apt-get install fonts-noto-color-emoji");
+        std::fs::write(deep.join("NotoColorEmoji.ttf"), b"").unwrap();
+        let row = emoji_row(emoji_font(&dirs).as_deref(), Platform::Linux);
+        assert!(row.ok, "{row:?}");
+        assert!(row.detail.starts_with("NotoColorEmoji.ttf"), "{row:?}");
+        assert_eq!(row.fix, "");
+    }
+
+    #[test]
+    fn this_host_has_the_emoji_font_install_sh_installs() {
+        // scripts/install.sh installs fonts-noto-color-emoji; the doctor must see it here.
+        if Platform::current() != Platform::Linux {
+            return;
+        }
+        let found = emoji_font(&font_dirs(Platform::Linux));
+        assert!(found.is_some(), "no colour emoji font found — run scripts/install.sh (fonts-noto-color-emoji)");
+    }
 }

@@ -28,11 +28,14 @@
 //! 6. on the calling thread, take frames in order, hash them, feed folio-media's encoder over
 //!    stdin, write frame files, step the job (cancel and the deadline stop it within a frame);
 //! 7. collect warnings (page errors, missing and refused URLs, broken images, missing fonts,
+//!    characters no installed font can draw (named, with the first frame showing them),
 //!    "every frame is identical") — identical frames *and* page errors are an error instead.
 //!
-//! The page side (clock, frame globals, the `folio/motion` and `remotion` modules, the entry
-//! that mounts the scene, the worklets page) is JavaScript under `js/`; React, react-dom,
-//! react-native-web, Reanimated and Babel 7 standalone are vendored under `vendor/` by
+//! The page side (clock, frame globals, the `folio/motion` and `remotion` modules,
+//! `@remotion/transitions` and the `@remotion/shapes` components written from their docs, the
+//! entry that mounts the scene, the worklets page) is JavaScript under `js/`; React, react-dom,
+//! react-native-web, Reanimated, react-native-svg's web elements, zod, @remotion/paths, noise and
+//! the shapes' path builders, and Babel 7 standalone are vendored under `vendor/` by
 //! `scripts/vendor-js.sh` (pinned, hashes checked). `build.rs` embeds both trees, so nothing is
 //! read from disk and no Node runs at render time.
 //!

@@ -93,6 +93,8 @@ struct Report {
     errors: Vec<PageError>,
     broken: Vec<String>,
     fonts: Vec<String>,
+    /// Characters no installed font could draw: (character, U+code, first frame showing it).
+    glyphs: Vec<(String, String, u64)>,
     refused: Vec<String>,
     /// Why the page's own checks (broken images, missing fonts) could not run.
     unchecked: Option<String>,
@@ -302,6 +304,17 @@ fn collect_warnings(warnings: &mut Vec<String>, report: &Report, errors: &[Strin
             "the image {src} did not load, so it renders as an empty box — check the path with ls (tree paths such as /in/logo.png work as written)"
         ));
     }
+    if !report.glyphs.is_empty() {
+        let first = report.glyphs.iter().map(|g| g.2).min().unwrap_or(0);
+        let chars: Vec<String> =
+            report.glyphs.iter().take(12).map(|(c, code, f)| format!("'{c}' ({code}, frame {f})")).collect();
+        let more = report.glyphs.len().saturating_sub(12);
+        warnings.push(format!(
+            "no font on this host has a glyph for {}{}, so from frame {first} they render as empty boxes — for emoji install the colour emoji font (sudo apt-get install fonts-noto-color-emoji; `folio doctor` checks it), otherwise put a .woff2/.ttf that has them in the tree and load it with @font-face",
+            chars.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
+        ));
+    }
     for family in &report.fonts {
         warnings.push(format!(
             "the font family '{family}' is not on this host, so text falls back to another font — use system-ui, sans-serif, serif or monospace, or put a .woff2/.ttf in the tree and load it with @font-face"
@@ -475,6 +488,23 @@ impl Capture {
             }
             report.fonts = strings(&checks["fonts"]);
         }
+        // Each tab drove its own frames, so each knows the characters it showed.
+        for tab in &tabs_back {
+            if let Ok(v) = tab.eval("window.__folio.missingGlyphs()").await {
+                for g in v.as_array().cloned().unwrap_or_default() {
+                    let (ch, code, frame) = (
+                        g["char"].as_str().unwrap_or(""),
+                        g["code"].as_str().unwrap_or(""),
+                        g["frame"].as_u64().unwrap_or(0),
+                    );
+                    match report.glyphs.iter_mut().find(|(c, _, _)| c == ch) {
+                        Some(known) => known.2 = known.2.min(frame),
+                        None => report.glyphs.push((ch.to_string(), code.to_string(), frame)),
+                    }
+                }
+            }
+        }
+        report.glyphs.sort_by(|a, b| (a.2, &a.1).cmp(&(b.2, &b.1)));
         report.refused = site.refused();
         for tab in tabs_back {
             tab.close().await;

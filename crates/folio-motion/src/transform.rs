@@ -29,6 +29,18 @@ pub const PACKAGES: &[(&str, &str)] = &[
     ("react-native-reanimated", "react-native-reanimated.js"),
     ("remotion", "remotion.js"),
     ("folio/motion", "motion.js"),
+    ("@remotion/transitions", "remotion-transitions.js"),
+    ("@remotion/transitions/fade", "remotion-transitions.js"),
+    ("@remotion/transitions/slide", "remotion-transitions.js"),
+    ("@remotion/transitions/wipe", "remotion-transitions.js"),
+    ("@remotion/transitions/flip", "remotion-transitions.js"),
+    ("@remotion/transitions/clock-wipe", "remotion-transitions.js"),
+    ("@remotion/transitions/none", "remotion-transitions.js"),
+    ("@remotion/shapes", "remotion-shapes.js"),
+    ("@remotion/paths", "@remotion/paths/paths.js"),
+    ("@remotion/noise", "@remotion/noise/noise.js"),
+    ("zod", "zod/zod.js"),
+    ("react-native-svg", "react-native-svg/react-native-svg.js"),
 ];
 
 /// The extensions an extension-less relative import is tried with, `.web.*` first so

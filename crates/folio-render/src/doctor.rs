@@ -7,7 +7,7 @@
 //! Rows, in order: `pdfium` (required), `libreoffice` (optional: a missing one refuses only the
 //! files that need it). folio-host adds the rows of the crates that know the other tools:
 //! folio-media's `ffmpeg`, `ffprobe`, `espeak-ng` and folio-motion's `chromium`,
-//! `headless-shell`, `react`, `reanimated`. The shape `{name, ok, required, detail, fix}` is
+//! `headless-shell`, `react`, `reanimated`, `emoji-font`. The shape `{name, ok, required, detail, fix}` is
 //! what every surface serialises; it does not change without changing them all.
 //!
 //! The doctor shows every row, but the agent is shown only what it can use: [`USED_BY`] says
@@ -125,6 +125,7 @@ pub const USED_BY: &[(&str, &[&str])] = &[
     ("headless-shell", &["motion"]),
     ("react", &["motion"]),
     ("reanimated", &["motion"]),
+    ("emoji-font", &["motion"]),
     // folio-media's rows (folio-host adds them).
     ("ffmpeg", &["media", "motion"]),
     ("ffprobe", &["media"]),

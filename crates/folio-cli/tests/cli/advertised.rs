@@ -467,6 +467,7 @@ fn everything_the_agent_reads_names_only_what_is_registered() {
         "headless-shell",
         "react",
         "reanimated",
+        "emoji-font",
     ]
     .iter()
     .map(|s| s.to_string())

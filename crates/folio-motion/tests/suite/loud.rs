@@ -94,6 +94,23 @@ fn missing_images_fonts_and_the_network_are_warnings() {
     assert!(text.contains("https://example.com/x.png") && text.contains("cannot use the network"), "{text}");
 }
 
+/// A character no installed font has is a warning naming it and the first frame that shows it;
+/// an emoji, which the colour emoji font install.sh installs covers, is not (before: no warning,
+/// an empty box).
+#[test]
+fn a_glyph_no_font_has_is_a_warning_naming_it_and_its_frame() {
+    let (_d, files) = tree(&[(
+        "/s/glyphs.jsx",
+        "import { useFrame } from 'folio/motion';\nexport default function S() { const f = useFrame(); return <div style={{fontSize: 32, width: 100 + f * 10}}>Party \u{1F389} {f >= 3 ? 'Linear A \u{10600}' : 'soon'}</div>; }\n",
+    )]);
+    let (r, _) = run(&pool(), files, "/s/glyphs.jsx", "/out/frames", small(6), false, &unbounded());
+    let warnings = r.unwrap().result["warnings"].clone();
+    let text = warnings.to_string();
+    assert_eq!(warnings.as_array().map(Vec::len), Some(1), "{text}");
+    assert!(text.contains("\u{10600}") && text.contains("U+10600") && text.contains("frame 3"), "{text}");
+    assert!(!text.contains("\u{1F389}") && !text.contains("U+1F389"), "the emoji was reported: {text}");
+}
+
 #[test]
 fn too_many_frames_and_a_small_budget_are_refused_before_any_work() {
     let pool = pool();

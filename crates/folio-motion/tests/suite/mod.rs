@@ -6,6 +6,7 @@ pub mod determinism;
 pub mod discovery;
 pub mod lifetime;
 pub mod loud;
+pub mod packages;
 pub mod render;
 pub mod transform;
 pub mod video;
