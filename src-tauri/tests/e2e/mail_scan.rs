@@ -1,6 +1,6 @@
 //! An Outlook message previewed as a card (from, to, date, subject, body, attachments) whose PDF
-//! attachment opens in the preview when clicked, and a sideways copier scan shown with the text
-//! env:ocr recognised beside the page. Both files come from the shared corpus (FOLIO_CORPUS);
+//! attachment opens in the preview when clicked, and an image-only scanned form shown with the
+//! text env:ocr recognised beside the page. Both files come from the shared corpus (FOLIO_CORPUS);
 //! the scan needs tesseract (scripts/install.sh).
 
 use std::time::{Duration, Instant};
@@ -36,7 +36,7 @@ async fn an_email_is_a_card_whose_attachment_opens_and_a_scan_shows_its_text_bes
     let app = App::start(
         |dir| {
             std::fs::copy(corpus("documents/outlook-email-with-pdf-attachment.msg"), dir.join("mail.msg")).unwrap();
-            std::fs::copy(corpus("pdf/copier-scan-ccitt-ocr-rotate270.pdf"), dir.join("scan.pdf")).unwrap();
+            std::fs::copy(corpus("pdf/scanned-form-2pages-image-only.pdf"), dir.join("scan.pdf")).unwrap();
         },
         &[],
     )
@@ -62,11 +62,11 @@ async fn an_email_is_a_card_whose_attachment_opens_and_a_scan_shows_its_text_bes
     // The folder is unchanged: the copy lives in the scratch zone.
     assert!(!app.folder.path().join("tmp").exists());
 
-    // The scan: the page, and beside it the text tesseract read from it (turned upright).
+    // The scan: the page, and beside it the text tesseract read from it.
     app.click("#tree .row[data-path='/scan.pdf']").await;
     assert_eq!(image_loaded(&app, "#preview .page-beside img.page[data-page='1']").await, 1200);
-    let text = wait_long(&app, "#preview .scan-text .scan-ocr", "Helvetica", 180).await;
-    assert!(text.contains("Lorem ipsum"), "{text}");
+    let text = wait_long(&app, "#preview .scan-text .scan-ocr", "technical inspection", 180).await;
+    assert!(text.contains("Certificate of periodic"), "{text}");
     let meta = app.js("return document.querySelector('#preview .scan-meta').textContent").await;
     eprintln!("scan text ({meta}): {}", text.chars().take(200).collect::<String>());
     tokio::time::sleep(Duration::from_secs(1)).await;

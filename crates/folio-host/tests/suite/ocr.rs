@@ -87,38 +87,38 @@ fn describe_of_a_scan_says_it_needs_ocr_and_grep_with_ocr_searches_it_once() {
     let tmp = tempfile::tempdir().unwrap();
     let folder = tmp.path().join("folder");
     std::fs::create_dir_all(folder.join("scans")).unwrap();
-    std::fs::copy(corpus("pdf/copier-scan-ccitt-ocr-rotate270.pdf"), folder.join("scans/copier.pdf")).unwrap();
+    std::fs::copy(corpus("pdf/scanned-form-2pages-image-only.pdf"), folder.join("scans/form.pdf")).unwrap();
     std::fs::copy(corpus("pdf/minimal-1page-pdftex.pdf"), folder.join("scans/text.pdf")).unwrap();
     let tools = with_tools();
     let host = host(tmp.path(), &tools.iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>());
     let env = host.open_folder(&folder, Seams::default()).unwrap();
 
     // describe: the PDF is described by env:documents; env:ocr adds that it is a scan and how to read it.
-    let d = env.call("describe", json!({"path": "/scans/copier.pdf"}));
+    let d = env.call("describe", json!({"path": "/scans/form.pdf"}));
     assert_eq!(d.status, folio_env::Status::Success, "{}", d.message);
-    for needle in ["\"needsOcr\": true", "recognize('/scans/copier.pdf', {pages: [1]})", "ocr: true"] {
+    for needle in ["env:documents", "\"needsOcr\": true", "recognize('/scans/form.pdf', {pages: [1, 2]})", "ocr: true"] {
         assert!(d.message.contains(needle), "{needle} missing from {}", d.message);
     }
     let t = env.call("describe", json!({"path": "/scans/text.pdf"}));
     assert!(!t.message.contains("needsOcr"), "a text PDF needs no OCR: {}", t.message);
 
     // Without ocr the scan's words are not found; with it they are, named by page and OCR.
-    let plain = env.call("grep", json!({"pattern": "Helvetica", "path": "/scans", "documents": true}));
+    let plain = env.call("grep", json!({"pattern": "technical inspection", "path": "/scans", "documents": true}));
     assert!(plain.message.starts_with("no matches"), "{}", plain.message);
     let started = std::time::Instant::now();
-    let found = env.call("grep", json!({"pattern": "Helvetica", "path": "/scans", "ocr": true}));
+    let found = env.call("grep", json!({"pattern": "technical inspection", "path": "/scans", "ocr": true}));
     let first = started.elapsed();
     assert_eq!(found.status, folio_env::Status::Success, "{}", found.message);
-    assert!(found.message.contains("/scans/copier.pdf (page 1, OCR):"), "{}", found.message);
+    assert!(found.message.contains("/scans/form.pdf (page 1, OCR):"), "{}", found.message);
     assert!(!found.message.contains("/scans/text.pdf"), "{}", found.message);
 
     // The recognised text is cached by content in the state dir: the second search is instant.
     let cached = std::fs::read_dir(tmp.path().join("state/ocr-text")).unwrap().count();
     assert_eq!(cached, 2, "one entry per scanned file (the text PDF's empty one included)");
     let started = std::time::Instant::now();
-    let again = env.call("grep", json!({"pattern": "Lorem ipsum", "path": "/scans", "ocr": true}));
+    let again = env.call("grep", json!({"pattern": "Certificate", "path": "/scans", "ocr": true}));
     let second = started.elapsed();
-    assert!(again.message.contains("/scans/copier.pdf (page 1, OCR):"), "{}", again.message);
+    assert!(again.message.contains("/scans/form.pdf (page 1, OCR):"), "{}", again.message);
     eprintln!("grep ocr: first {first:?}, cached {second:?}");
     assert!(second < std::time::Duration::from_millis(1500) && second * 3 < first, "{first:?} then {second:?}");
 }
