@@ -311,7 +311,8 @@ fn a_tiff_previews_page_by_page() {
 
 #[test]
 fn an_email_is_a_card_whose_attachments_open_from_the_scratch_zone_and_a_scan_is_flagged_and_read() {
-    let corpus = std::path::PathBuf::from(std::env::var("FOLIO_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".into()));
+    let corpus =
+        std::path::PathBuf::from(std::env::var("FOLIO_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".into()));
     let app = app();
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(corpus.join("documents/outlook-email-with-pdf-attachment.msg"), dir.path().join("mail.msg")).unwrap();
@@ -352,7 +353,8 @@ fn an_email_is_a_card_whose_attachments_open_from_the_scratch_zone_and_a_scan_is
     let scan: PreviewInfoResponse = call(&app, "preview_info", json!({"params": {"path": "/form.pdf"}})).unwrap();
     let text: PreviewInfoResponse = call(&app, "preview_info", json!({"params": {"path": "/text.pdf"}})).unwrap();
     assert_eq!((scan.kind, scan.scan, text.scan), (PreviewKind::Pdf, true, false));
-    let ocr: PreviewOcrResponse = call(&app, "preview_ocr", json!({"params": {"path": "/form.pdf", "page": 1}})).unwrap();
+    let ocr: PreviewOcrResponse =
+        call(&app, "preview_ocr", json!({"params": {"path": "/form.pdf", "page": 1}})).unwrap();
     assert!(ocr.text.contains("technical inspection") && !ocr.cached && ocr.page_count == 2, "{ocr:?}");
     let cached: PreviewOcrResponse =
         call(&app, "preview_ocr", json!({"params": {"path": "/form.pdf", "page": 1}})).unwrap();

@@ -56,11 +56,8 @@ impl OcrHandler {
     fn recognise(&self, path: &str, bytes: &[u8], pages: &[u32], budget: &RunBudget) -> Result<String, String> {
         let mut out = String::new();
         for chunk in pages.chunks(self.ocr.limits.max_pages.max(1) as usize) {
-            let opts = RecognizeOptions {
-                pages: Some(chunk.to_vec()),
-                lang: Some(GREP_LANG.into()),
-                dpi: Some(GREP_DPI),
-            };
+            let opts =
+                RecognizeOptions { pages: Some(chunk.to_vec()), lang: Some(GREP_LANG.into()), dpi: Some(GREP_DPI) };
             let r = self.ocr.recognize(path, bytes, &opts, budget).map_err(|e| e.to_string())?;
             for page in r.pages {
                 out.push_str(&format!("--- page {} ---\n{}\n", page.page, page.text));
@@ -98,7 +95,9 @@ impl FileHandler for OcrHandler {
         let (what, call) = match format {
             Format::Image => (
                 "an image: any text in it is pixels".to_string(),
-                format!("import {{ recognize }} from 'env:ocr'; const r = await recognize('{p}'); r.text, r.confidence"),
+                format!(
+                    "import {{ recognize }} from 'env:ocr'; const r = await recognize('{p}'); r.text, r.confidence"
+                ),
             ),
             Format::Pdf => {
                 let shown: Vec<u32> = pages.iter().copied().take(20).collect();

@@ -41,9 +41,13 @@ pub fn language_package(lang: &str) -> String {
 pub fn language_install(lang: &str) -> String {
     let pkg = language_package(lang);
     if lang == "eng" || lang == "osd" {
-        format!("apt-get install {pkg} (macOS: brew install tesseract, which includes it; Windows: winget install UB-Mannheim.TesseractOCR, which includes it)")
+        format!(
+            "apt-get install {pkg} (macOS: brew install tesseract, which includes it; Windows: winget install UB-Mannheim.TesseractOCR, which includes it)"
+        )
     } else {
-        format!("apt-get install {pkg} (macOS: brew install tesseract-lang; Windows: winget install UB-Mannheim.TesseractOCR and tick the language)")
+        format!(
+            "apt-get install {pkg} (macOS: brew install tesseract-lang; Windows: winget install UB-Mannheim.TesseractOCR and tick the language)"
+        )
     }
 }
 

@@ -37,8 +37,8 @@ impl Previews {
         self.ocr
             .get_or_init(|| {
                 let host = self.renderer.host.clone();
-                let tesseract = folio_ocr::Tesseract::discover_with(&|k| host.env.get(k).cloned())
-                    .map_err(|e| e.to_string())?;
+                let tesseract =
+                    folio_ocr::Tesseract::discover_with(&|k| host.env.get(k).cloned()).map_err(|e| e.to_string())?;
                 Ok(Arc::new(folio_ocr::Ocr {
                     tesseract,
                     renderer: Arc::new(Renderer::new(host)),

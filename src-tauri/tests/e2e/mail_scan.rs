@@ -54,7 +54,11 @@ async fn an_email_is_a_card_whose_attachment_opens_and_a_scan_shows_its_text_bes
     app.shot("mail-1-email-card.png").await;
 
     // The PDF attachment opens below the card, its first page drawn by PDFium.
-    app.click("#preview button.email-attachment[data-index='0']").await;
+    let index = app
+        .js("return [...document.querySelectorAll('#preview button.email-attachment')].find(b => b.textContent.includes('.pdf')).dataset.index")
+        .await;
+    let index = index.as_str().unwrap().to_string();
+    app.click(&format!("#preview button.email-attachment[data-index='{index}']")).await;
     app.wait_for("#preview .email-opened").await;
     assert_eq!(image_loaded(&app, "#preview .email-opened img.page[data-page='1']").await, 1200);
     tokio::time::sleep(Duration::from_secs(1)).await;

@@ -211,10 +211,10 @@ fn ocr_budget(
     unreadable: &mut Vec<String>,
     failed: &mut std::collections::HashSet<VPath>,
 ) -> Result<folio_budget::RunBudget> {
-    let rates = env.scripts.as_ref().map_or_else(
-        || std::sync::Arc::new(folio_budget::Rates::in_memory()),
-        |s| s.engine.rates().clone(),
-    );
+    let rates = env
+        .scripts
+        .as_ref()
+        .map_or_else(|| std::sync::Arc::new(folio_budget::Rates::in_memory()), |s| s.engine.rates().clone());
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(env.opts.limits.run_timeout_ms);
     let budget = folio_budget::RunBudget::new(Some(deadline), rates);
     let budget = match &env.opts.budget_raise {
@@ -252,7 +252,8 @@ fn ocr_budget(
             what: format!("recognising {pages} scanned page(s) in {scans} file(s) to search them"),
             total: pages,
             cost: pages as f64,
-            smaller: "narrow `path` or `glob` to fewer scans (a scan recognised once is searched instantly after)".into(),
+            smaller: "narrow `path` or `glob` to fewer scans (a scan recognised once is searched instantly after)"
+                .into(),
         };
         budget.start(plan).map_err(|e| EnvError::refused(format!("grep with ocr: true: {e}")))?;
     }

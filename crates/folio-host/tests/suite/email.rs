@@ -38,7 +38,8 @@ fn an_outlook_message_is_described_searched_and_extracted_through_the_host() {
     // ls names the sender and subject beside the module.
     let listed = env.call("ls", json!({"path": "/inbox"}));
     assert!(
-        listed.message.contains("mail.msg") && listed.message.contains("from Nick Booth <nick.booth@pof.com.au>: \"test email\""),
+        listed.message.contains("mail.msg")
+            && listed.message.contains("from Nick Booth <nick.booth@pof.com.au>: \"test email\""),
         "{}",
         listed.message
     );
@@ -76,7 +77,11 @@ fn an_eml_body_is_found_by_grep_with_documents_and_ls_and_describe_name_sender_a
     let raw = env.call("grep", json!({"pattern": "Engine notes — draft"}));
     assert!(raw.message.starts_with("no matches"), "{}", raw.message);
     let listed = env.call("ls", json!({}));
-    assert!(listed.message.contains("from Ada Lovelace <ada@example.org>: \"Engine notes — draft\""), "{}", listed.message);
+    assert!(
+        listed.message.contains("from Ada Lovelace <ada@example.org>: \"Engine notes — draft\""),
+        "{}",
+        listed.message
+    );
     let d = env.call("describe", json!({"path": "/note.eml"}));
     for needle in ["env:email", "Ada Lovelace <ada@example.org>", "Engine notes — draft", "Charles Babbage"] {
         assert!(d.message.contains(needle), "{needle} missing from {}", d.message);

@@ -91,12 +91,14 @@ fn describe_of_a_scan_says_it_needs_ocr_and_grep_with_ocr_searches_it_once() {
     std::fs::copy(corpus("pdf/minimal-1page-pdftex.pdf"), folder.join("scans/text.pdf")).unwrap();
     let tools = with_tools();
     let host = host(tmp.path(), &tools.iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>());
-    let env = host.open_folder(&folder, Seams::default()).unwrap();
+    // Two dense pages take tens of seconds on a loaded machine: a budget that fits them.
+    let env = host.open_folder(&folder, Seams { run_budget_ms: Some(600_000), ..Seams::default() }).unwrap();
 
     // describe: the PDF is described by env:documents; env:ocr adds that it is a scan and how to read it.
     let d = env.call("describe", json!({"path": "/scans/form.pdf"}));
     assert_eq!(d.status, folio_env::Status::Success, "{}", d.message);
-    for needle in ["env:documents", "\"needsOcr\": true", "recognize('/scans/form.pdf', {pages: [1, 2]})", "ocr: true"] {
+    for needle in ["env:documents", "\"needsOcr\": true", "recognize('/scans/form.pdf', {pages: [1, 2]})", "ocr: true"]
+    {
         assert!(d.message.contains(needle), "{needle} missing from {}", d.message);
     }
     let t = env.call("describe", json!({"path": "/scans/text.pdf"}));
