@@ -308,3 +308,55 @@ fn a_tiff_previews_page_by_page() {
     let err = previews.page_png(&session, &at, Version::Current, 4, 400).unwrap_err().to_string();
     assert!(err.contains("has 3 page(s); page 4 does not exist"), "{err}");
 }
+
+#[test]
+fn an_email_is_a_card_whose_attachments_open_from_the_scratch_zone_and_a_scan_is_flagged_and_read() {
+    let corpus =
+        std::path::PathBuf::from(std::env::var("FOLIO_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".into()));
+    let app = app();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(corpus.join("documents/outlook-email-with-pdf-attachment.msg"), dir.path().join("mail.msg")).unwrap();
+    std::fs::copy(corpus.join("pdf/scanned-form-2pages-image-only.pdf"), dir.path().join("form.pdf")).unwrap();
+    std::fs::copy(corpus.join("pdf/minimal-1page-pdftex.pdf"), dir.path().join("text.pdf")).unwrap();
+    let folder = dir.path().display().to_string();
+    let _: FolderOpenResponse = call(&app, "folder_open", json!({"params": {"path": folder}})).unwrap();
+
+    let info: PreviewInfoResponse = call(&app, "preview_info", json!({"params": {"path": "/mail.msg"}})).unwrap();
+    assert_eq!(info.kind, PreviewKind::Email);
+    let mail: PreviewEmailResponse = call(&app, "preview_email", json!({"params": {"path": "/mail.msg"}})).unwrap();
+    assert_eq!(mail.subject, "test email");
+    assert_eq!(mail.from.as_deref(), Some("Nick Booth <nick.booth@pof.com.au>"));
+    assert!(mail.date.is_some() && !mail.to.is_empty(), "{mail:?}");
+    let names: Vec<&str> = mail.attachments.iter().map(|a| a.name.as_str()).collect();
+    assert!(names.contains(&"smbprn.00009008.KdcPjl.pdf"), "{names:?}");
+    assert!(mail.attachments.iter().any(|a| a.embedded), "the embedded message is listed: {names:?}");
+    let pdf = mail.attachments.iter().find(|a| a.name.ends_with(".pdf")).unwrap().index;
+    let opened: PreviewEmailAttachmentResponse =
+        call(&app, "preview_email_attachment", json!({"params": {"path": "/mail.msg", "index": pdf}})).unwrap();
+    assert!(opened.path.starts_with("/tmp/attachments/") && opened.path.ends_with("/smbprn.00009008.KdcPjl.pdf"));
+    let again: PreviewEmailAttachmentResponse =
+        call(&app, "preview_email_attachment", json!({"params": {"path": "/mail.msg", "index": pdf}})).unwrap();
+    assert_eq!(again.path, opened.path, "a second click finds the same copy");
+    let shown: PreviewInfoResponse = call(&app, "preview_info", json!({"params": {"path": opened.path}})).unwrap();
+    assert_eq!(shown.kind, PreviewKind::Pdf);
+    let entries: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(entries.len(), 3, "the folder is unchanged: {entries:?}");
+    let err = call::<PreviewEmailAttachmentResponse>(
+        &app,
+        "preview_email_attachment",
+        json!({"params": {"path": "/mail.msg", "index": 9}}),
+    )
+    .unwrap_err();
+    assert!(err.contains("there is no attachment 9"), "{err}");
+
+    // A PDF with no text layer is a scan; one with text is not.
+    let scan: PreviewInfoResponse = call(&app, "preview_info", json!({"params": {"path": "/form.pdf"}})).unwrap();
+    let text: PreviewInfoResponse = call(&app, "preview_info", json!({"params": {"path": "/text.pdf"}})).unwrap();
+    assert_eq!((scan.kind, scan.scan, text.scan), (PreviewKind::Pdf, true, false));
+    let ocr: PreviewOcrResponse =
+        call(&app, "preview_ocr", json!({"params": {"path": "/form.pdf", "page": 1}})).unwrap();
+    assert!(ocr.text.contains("technical inspection") && !ocr.cached && ocr.page_count == 2, "{ocr:?}");
+    let cached: PreviewOcrResponse =
+        call(&app, "preview_ocr", json!({"params": {"path": "/form.pdf", "page": 1}})).unwrap();
+    assert!(cached.cached && cached.text == ocr.text, "{cached:?}");
+}

@@ -113,6 +113,34 @@ pub trait FileHandler: Send + Sync {
     fn text(&self, _path: &VPath, _bytes: &[u8]) -> Option<std::result::Result<String, String>> {
         None
     }
+    /// A few words `ls` says beside the file before "open with env:…" (env:email: the sender and
+    /// subject); `read` reads the whole file, which a handler calls only when `size` is small
+    /// enough for a listing to afford it. `None`: nothing to say (the default).
+    fn listing(&self, _path: &VPath, _size: u64, _read: &dyn Fn() -> Option<Vec<u8>>) -> Option<String> {
+        None
+    }
+    /// Pages of the file whose text must be recognised from pixels (a scan: an image, or a PDF
+    /// page with no text layer) and are not recognised yet, for `grep` with `ocr: true` to
+    /// estimate its whole job up front; `None` when this module does not read pixels (the default).
+    fn scan_pages(&self, _path: &VPath, _bytes: &[u8]) -> Option<std::result::Result<u32, String>> {
+        None
+    }
+    /// The text recognised from the file's scanned pages, with `--- page N ---` markers, under
+    /// `budget` (each page is a budget job; a recognised file is answered from a cache keyed by
+    /// its content); `None` when this module does not read pixels (the default).
+    fn scan_text(
+        &self,
+        _path: &VPath,
+        _bytes: &[u8],
+        _budget: &folio_budget::RunBudget,
+    ) -> Option<std::result::Result<String, String>> {
+        None
+    }
+    /// Fields this module adds to `describe`'s summary of a file another module describes (env:ocr
+    /// says a scan needs OCR and how); `None` when it has nothing to add (the default).
+    fn describe_more(&self, _path: &VPath, _bytes: &[u8]) -> Option<serde_json::Map<String, serde_json::Value>> {
+        None
+    }
     /// True for a handler of a container format whose signature other formats share (env:archives
     /// claims `PK`, which every xlsx, docx and pptx starts with): its signature match never
     /// outranks a handler that claims the file's extension.

@@ -196,7 +196,7 @@ impl HostBuilder {
         for module in self.mcp.modules {
             register(&mut registry, module)?;
         }
-        let handlers = HANDLERS.iter().map(|make| make(&parts)).collect();
+        let handlers = HANDLERS.iter().filter_map(|make| make(&parts)).collect();
         let defaults = EnvOptions::default();
         let limits = ScriptLimits {
             run_timeout_ms: defaults.limits.run_timeout_ms,

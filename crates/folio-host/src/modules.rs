@@ -35,12 +35,11 @@ pub struct Parts {
 impl Parts {
     /// The parts over a renderer, the doctor's rows and env:motion's host; the spreadsheet host
     /// (its LibreOffice and cache) is derived from the renderer's host paths, and tesseract is
-    /// looked for through them (its doctor row joins `doctor`).
+    /// looked for through them (its doctor rows, tesseract and one per language, join `doctor`).
     pub fn new(renderer: Arc<Renderer>, mut doctor: Vec<Capability>, motion: Arc<MotionHost>) -> Parts {
         let sheets = Arc::new(folio_sheets::SheetsHost::new(renderer.host.clone()));
         let found = folio_ocr::Tesseract::discover_with(&|k| renderer.host.env.get(k).cloned());
-        let (ok, detail, fix) = folio_ocr::doctor_row(&found);
-        doctor.push(Capability { name: "tesseract".into(), ok, required: false, detail, fix });
+        doctor.extend(folio_ocr::doctor_rows(&found));
         let ocr = found.ok().map(|tesseract| {
             Arc::new(folio_ocr::Ocr { tesseract, renderer: renderer.clone(), limits: folio_ocr::Limits::default() })
         });
@@ -154,24 +153,32 @@ fn zip(_: &Parts) -> Result<NativeModule, String> {
     folio_script::zip_module_deferred().map_err(|e| e.to_string())
 }
 
-/// Builds one file handler from the host's parts.
-pub type MakeHandler = fn(&Parts) -> Arc<dyn FileHandler>;
+/// Builds one file handler from the host's parts; `None` when its tool was not found (env:ocr
+/// without tesseract), so a handler that would fail on use is never registered.
+pub type MakeHandler = fn(&Parts) -> Option<Arc<dyn FileHandler>>;
 
 /// The file handlers, in priority order (the first that claims a file describes it).
 ///
 /// env:documents and env:slides come before env:render: they summarise PDFs, DOCX and PPTX with
 /// pages, words and titles, and `view_image` falls through to env:render, which draws them.
 pub const HANDLERS: &[MakeHandler] = &[
-    |p| Arc::new(folio_docs::handler::DocumentsHandler::new(p.renderer.clone())),
-    |_| Arc::new(folio_slides::handler::SlidesHandler),
-    |p| Arc::new(folio_sheets::handler::SheetsHandler::new(p.sheets.clone())),
-    |p| Arc::new(RenderHandler::new(p.renderer.clone())),
-    |p| Arc::new(ImagesHandler::new(p.renderer.clone())),
-    |p| Arc::new(MediaHandler::new(Arc::new(crate::media::media_host(&p.renderer.host)))),
-    |_| Arc::new(folio_render::svg::SvgHandler),
-    |_| Arc::new(folio_email::EmailHandler::new(folio_email::Limits::default())),
+    |p| Some(Arc::new(folio_docs::handler::DocumentsHandler::new(p.renderer.clone()))),
+    |_| Some(Arc::new(folio_slides::handler::SlidesHandler)),
+    |p| Some(Arc::new(folio_sheets::handler::SheetsHandler::new(p.sheets.clone()))),
+    |p| Some(Arc::new(RenderHandler::new(p.renderer.clone()))),
+    |p| Some(Arc::new(ImagesHandler::new(p.renderer.clone()))),
+    |p| Some(Arc::new(MediaHandler::new(Arc::new(crate::media::media_host(&p.renderer.host))))),
+    |_| Some(Arc::new(folio_render::svg::SvgHandler)),
+    |_| Some(Arc::new(folio_email::EmailHandler::new(folio_email::Limits::default()))),
+    // After every describer of PDFs and images: it only adds to their summaries and reads scans
+    // for grep with `ocr: true`; present only when tesseract was found.
+    |p| {
+        p.ocr.clone().map(|ocr| {
+            Arc::new(folio_ocr::OcrHandler::new(ocr, p.renderer.host.state_dir.clone())) as Arc<dyn FileHandler>
+        })
+    },
     // Last: it claims the `PK` signature every Office file shares.
-    |_| Arc::new(folio_archives::ArchivesHandler::new(folio_archives::Limits::default())),
+    |_| Some(Arc::new(folio_archives::ArchivesHandler::new(folio_archives::Limits::default()))),
 ];
 
 /// The names every environment of a host can import, in order: the builtins, then [`MODULES`].

@@ -88,7 +88,9 @@ fn a_job_that_cannot_fit_the_budget_is_refused_before_any_page() {
 #[test]
 fn a_missing_tesseract_is_named_with_its_install_line() {
     let err = Tesseract::at(std::path::Path::new("/nonexistent/tesseract")).unwrap_err();
-    let (ok, detail, fix) = folio_ocr::doctor_row(&Err(err));
+    let rows = folio_ocr::doctor_rows(&Err(err));
+    assert_eq!(rows.len(), 1, "no language rows without tesseract: {rows:?}");
+    let (ok, detail, fix) = (rows[0].ok, rows[0].detail.clone(), rows[0].fix.clone());
     assert!(!ok);
     assert!(detail.contains("/nonexistent/tesseract") && detail.contains("env:ocr is not offered"), "{detail}");
     assert!(fix.contains("apt-get install tesseract-ocr") && fix.contains("brew") && fix.contains("winget"), "{fix}");
@@ -124,4 +126,55 @@ fn a_page_drawn_sideways_is_detected_and_turned_back_upright() {
         (w, h, rgb),
         "turning by OSD's answer restores the page"
     );
+}
+
+/// A white 24-bit BMP of `w`×`h` (BMP is one of the formats env:ocr reads as it is).
+fn white_bmp(w: u32, h: u32) -> Vec<u8> {
+    let row = (w * 3).div_ceil(4) * 4;
+    let size = 54 + row * h;
+    let mut b = Vec::with_capacity(size as usize);
+    b.extend_from_slice(b"BM");
+    for v in [size, 0, 54, 40] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b.extend_from_slice(&(w as i32).to_le_bytes());
+    b.extend_from_slice(&(h as i32).to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&24u16.to_le_bytes());
+    for v in [0u32, row * h, 2835, 2835, 0, 0] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b.resize(size as usize, 0xFF);
+    b
+}
+
+#[test]
+fn a_blank_page_says_nothing_was_read() {
+    let r = ocr()
+        .recognize("/in/blank.bmp", &white_bmp(1200, 1600), &RecognizeOptions::default(), &RunBudget::unbounded())
+        .unwrap();
+    assert_eq!((r.pages.len(), r.characters, r.confidence), (1, 0, 0.0), "{r:?}");
+    let note = r.note.unwrap_or_default();
+    assert!(note.contains("nothing was read") && note.contains("try lang"), "{note}");
+    assert!(!note.contains("too small"), "a 1600 px page is not small: {note}");
+}
+
+#[test]
+fn a_small_image_says_it_is_too_small_naming_its_size() {
+    let r = ocr()
+        .recognize("/in/thumb.bmp", &white_bmp(320, 200), &RecognizeOptions::default(), &RunBudget::unbounded())
+        .unwrap();
+    let note = r.note.unwrap_or_default();
+    assert!(note.contains("page 1 is 320 px on its long edge (under 1000): too small to read well"), "{note}");
+}
+
+#[test]
+fn pages_past_the_per_call_cap_are_named_with_how_to_ask_for_them() {
+    let form = corpus("pdf/scanned-form-2pages-image-only.pdf");
+    let o = Ocr { limits: Limits { max_pages: 1, ..Limits::default() }, ..ocr() };
+    let r = o.recognize("/in/form.pdf", &form, &RecognizeOptions::default(), &RunBudget::unbounded()).unwrap();
+    assert_eq!((r.pages.len(), r.pages[0].page, r.total_pages), (1, 1, 2), "{r:?}");
+    let note = r.note.unwrap_or_default();
+    assert!(note.contains("read the first 1 of 2 pages asked for (at most 1 a call)"), "{note}");
+    assert!(note.contains("{pages: [2, ...]}"), "{note}");
 }

@@ -36,6 +36,9 @@ pub enum PreviewKind {
     /// `folio/motion`, `remotion` or `react-native-reanimated`, or lives under a `scenes/`
     /// folder): one frame at a time, with a scrubber and a play button (`preview_scene`).
     Scene,
+    /// An email message (.eml, Outlook .msg): a card with its sender, recipients, date,
+    /// subject, body and attachments (`preview_email`); an attachment opens in the preview.
+    Email,
     /// Other text.
     Text,
     /// Anything else: a card with its size and kind.
@@ -96,6 +99,114 @@ pub struct PreviewInfoResponse {
     pub media: Option<MediaProbe>,
     /// Something the person should know before the preview loads (a missing tool and its fix).
     pub note: Option<String>,
+    /// For a PDF: true when its first page has no text layer (a scan), so the pane shows the
+    /// text recognised by env:ocr beside the page (`preview_ocr`).
+    pub scan: bool,
+}
+
+/// Asks for an email message's card.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewEmailParams {
+    /// The message's path (`/inbox/offer.msg`).
+    pub path: String,
+}
+
+/// One attachment of a message, as the card lists it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EmailAttachment {
+    /// Its position in the message, from 0 (what `preview_email_attachment` asks for).
+    pub index: u32,
+    /// The name the sender gave it.
+    pub name: String,
+    /// Its media type.
+    pub content_type: String,
+    /// Bytes.
+    #[ts(type = "number")]
+    pub size: u64,
+    /// Shown inline in the body rather than attached.
+    pub inline: bool,
+    /// An embedded message (opens as a message card of its own).
+    pub embedded: bool,
+}
+
+/// A message's card: who, when, what, and what came with it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewEmailResponse {
+    /// The message's path.
+    pub path: String,
+    /// `eml` or `msg`.
+    pub format: String,
+    /// The sender, `Name <address>`.
+    pub from: Option<String>,
+    /// The recipients.
+    pub to: Vec<String>,
+    /// Copied recipients.
+    pub cc: Vec<String>,
+    /// RFC 3339 date.
+    pub date: Option<String>,
+    /// The subject ("" when none).
+    pub subject: String,
+    /// The plain-text body (the HTML body's text when there is no plain one), cut at 200,000
+    /// characters.
+    pub body: String,
+    /// True when `body` was cut.
+    pub body_truncated: bool,
+    /// The attachments and embedded messages.
+    pub attachments: Vec<EmailAttachment>,
+}
+
+/// Asks to open one attachment of a message in the preview.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewEmailAttachmentParams {
+    /// The message's path.
+    pub path: String,
+    /// The attachment's `index`.
+    pub index: u32,
+}
+
+/// Where the attachment was put: a file in the environment's scratch zone (`/tmp/attachments/…`,
+/// never the folder), previewed like any other file.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewEmailAttachmentResponse {
+    /// The attachment's path in the environment.
+    pub path: String,
+}
+
+/// Asks for the text of one page of a scan, recognised by env:ocr.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewOcrParams {
+    /// The scan's path.
+    pub path: String,
+    /// The page, from 1.
+    pub page: u32,
+}
+
+/// One page's recognised text.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewOcrResponse {
+    /// The scan's path.
+    pub path: String,
+    /// The page, from 1.
+    pub page: u32,
+    /// Pages in the file.
+    pub page_count: u32,
+    /// The text, lines in reading order.
+    pub text: String,
+    /// Mean word confidence, 0–100.
+    pub confidence: f32,
+    /// Degrees the page was turned upright before reading.
+    pub rotated: u32,
+    /// What to know about the result (low confidence, nothing read, …).
+    pub note: Option<String>,
+    /// True when it came from the cache (recognised before, same content).
+    pub cached: bool,
 }
 
 /// Makes (or finds) the webm preview of a video or audio file that this webview cannot play.
@@ -256,5 +367,12 @@ pub fn decls() -> Vec<String> {
         PreviewTableResponse::decl(),
         PreviewSceneParams::decl(),
         PreviewSceneResponse::decl(),
+        PreviewEmailParams::decl(),
+        EmailAttachment::decl(),
+        PreviewEmailResponse::decl(),
+        PreviewEmailAttachmentParams::decl(),
+        PreviewEmailAttachmentResponse::decl(),
+        PreviewOcrParams::decl(),
+        PreviewOcrResponse::decl(),
     ]
 }

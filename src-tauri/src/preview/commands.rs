@@ -80,6 +80,39 @@ pub async fn preview_pages(
     blocking(move || previews.pages(&session, &params.path)).await
 }
 
+/// `preview.email`: a message's card (sender, recipients, date, subject, body, attachments).
+#[tauri::command]
+pub async fn preview_email(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    params: PreviewEmailParams,
+) -> Result<PreviewEmailResponse, CommandError> {
+    let (session, previews) = (session(&state)?, previews.inner().clone());
+    blocking(move || previews.email(&session, &params.path)).await
+}
+
+/// `preview.emailAttachment`: puts one attachment in the scratch zone to preview it.
+#[tauri::command]
+pub async fn preview_email_attachment(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    params: PreviewEmailAttachmentParams,
+) -> Result<PreviewEmailAttachmentResponse, CommandError> {
+    let (session, previews) = (session(&state)?, previews.inner().clone());
+    blocking(move || previews.email_attachment(&session, &params.path, params.index)).await
+}
+
+/// `preview.ocr`: one page of a scan read by env:ocr (cached by content).
+#[tauri::command]
+pub async fn preview_ocr(
+    state: State<'_, AppState>,
+    previews: State<'_, Arc<Previews>>,
+    params: PreviewOcrParams,
+) -> Result<PreviewOcrResponse, CommandError> {
+    let (session, previews) = (session(&state)?, previews.inner().clone());
+    blocking(move || previews.ocr_page(&session, &params.path, params.page)).await
+}
+
 /// `preview.table`: the first rows of a CSV/TSV file or a workbook sheet.
 #[tauri::command]
 pub async fn preview_table(

@@ -15,6 +15,7 @@ fn preview_kind(kind: FileKind) -> PreviewKind {
         (FileKind::Csv | FileKind::Tsv, _) => PreviewKind::Csv,
         (FileKind::Markdown, _) => PreviewKind::Markdown,
         (FileKind::Json | FileKind::GeoJson, _) => PreviewKind::Json,
+        (FileKind::Eml | FileKind::Msg, _) => PreviewKind::Email,
         (_, Family::Spreadsheet) => PreviewKind::Spreadsheet,
         (_, Family::Document | Family::Presentation) => PreviewKind::Office,
         (_, Family::Image) => PreviewKind::Image,
@@ -111,6 +112,9 @@ mod tests {
             // Office Writer files, which two of the tables this one replaced did not know.
             ("/old.doc", b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", PreviewKind::Office, "application/msword"),
             ("/memo.rtf", b"{\\rtf1", PreviewKind::Office, "application/rtf"),
+            // Mail: a card (an Outlook message shares legacy Office's OLE signature; its name decides).
+            ("/note.eml", b"From: a@b.c\r\n", PreviewKind::Email, "message/rfc822"),
+            ("/note.msg", b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", PreviewKind::Email, "application/vnd.ms-outlook"),
             // HTML is shown as source, never run.
             ("/page.html", b"<script>", PreviewKind::Code, "text/plain; charset=utf-8"),
         ];

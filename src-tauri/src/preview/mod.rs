@@ -1,7 +1,8 @@
 //! Previews of every kind of file: what kind a file is ([`kind`]), what its media is made of
 //! ([`media`]), webm previews made by folio-media ([`transcode`]), document pages rendered by
 //! folio-render ([`pages`]), tables ([`table`]) and frames of motion scenes rendered by
-//! env:motion ([`scene`]); opening a file with the default application
+//! env:motion ([`scene`]), email cards and their attachments ([`email`]) and a scan's text
+//! recognised by env:ocr beside its pages ([`scan`]); opening a file with the default application
 //! is the review area's `tree_open`. [`Previews`] is the app-wide state they share; `commands` exposes it to the UI and
 //! `crate::scheme` serves the bytes.
 //!
@@ -10,11 +11,13 @@
 //! converted twice; [`prune`] keeps that cache under 1 GiB, oldest first, when a folder opens.
 
 pub mod commands;
+pub mod email;
 pub mod error;
 pub mod kind;
 pub mod media;
 pub mod pages;
 pub mod prune;
+pub mod scan;
 pub mod scene;
 pub mod table;
 pub mod transcode;
@@ -51,6 +54,8 @@ pub struct Previews {
     converting: Mutex<()>,
     /// The content hash of each document whose pages were served, by size and modification time.
     page_hashes: Mutex<std::collections::HashMap<pages::Fingerprint, String>>,
+    /// env:ocr's reader, found on first use (`Err`: tesseract is missing, with the install line).
+    ocr: std::sync::OnceLock<Result<std::sync::Arc<folio_ocr::Ocr>, String>>,
 }
 
 /// Which bytes of a path to read.
@@ -83,6 +88,7 @@ impl Previews {
             scenes: Default::default(),
             converting: Mutex::new(()),
             page_hashes: Mutex::new(Default::default()),
+            ocr: std::sync::OnceLock::new(),
         }
     }
 
@@ -157,6 +163,7 @@ impl Previews {
                 media_type,
                 kind: PreviewKind::Binary,
                 media: None,
+                scan: false,
                 note: Some(format!(
                     "{path} is {} MB, more than the {} MB a preview reads — open it with its own application",
                     mb(stat.size),
@@ -197,8 +204,9 @@ impl Previews {
             }
             _ => None,
         };
+        let scan = kind == PreviewKind::Pdf && scan::is_scan(&self.renderer, &path, &bytes);
         let hash = content_hash(&bytes);
-        Ok(PreviewInfoResponse { path, size: bytes.len() as u64, hash, media_type, kind, media, note })
+        Ok(PreviewInfoResponse { path, size: bytes.len() as u64, hash, media_type, kind, media, note, scan })
     }
 }
 

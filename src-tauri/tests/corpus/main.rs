@@ -188,6 +188,10 @@ fn preview(session: &Session, previews: &Previews, vpath: &str) -> Result<String
             Some(m) => format!("{:?} video {:?} audio {:?}", m.container, m.video_codec, m.audio_codec),
             None => "no probe".into(),
         },
+        PreviewKind::Email => {
+            let m = previews.email(session, vpath).map_err(String::from)?;
+            format!("from {:?}, subject {:?}, {} attachment(s)", m.from, m.subject, m.attachments.len())
+        }
         PreviewKind::Image | PreviewKind::Binary => info.note.clone().unwrap_or_else(|| info.media_type.clone()),
     };
     Ok(format!("{:?}: {shown}", info.kind))

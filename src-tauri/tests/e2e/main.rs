@@ -14,6 +14,7 @@ mod capabilities;
 mod common;
 mod csp;
 mod harness;
+mod mail_scan;
 mod media;
 mod motion;
 mod privacy;

@@ -1,7 +1,7 @@
 // Generated from src-tauri/src/api/ by `UPDATE_BINDINGS=1 FOLIO_SKIP_UI_BUILD=1 cargo test -p folio-desktop bindings`.
 // Do not edit by hand.
 
-export type PreviewKind = "image" | "video" | "audio" | "pdf" | "office" | "tiff" | "spreadsheet" | "csv" | "markdown" | "json" | "code" | "scene" | "text" | "binary";
+export type PreviewKind = "image" | "video" | "audio" | "pdf" | "office" | "tiff" | "spreadsheet" | "csv" | "markdown" | "json" | "code" | "scene" | "email" | "text" | "binary";
 
 export type PreviewInfoParams = { 
 /**
@@ -80,7 +80,12 @@ media: MediaProbe | null,
 /**
  * Something the person should know before the preview loads (a missing tool and its fix).
  */
-note: string | null, };
+note: string | null, 
+/**
+ * For a PDF: true when its first page has no text layer (a scan), so the pane shows the
+ * text recognised by env:ocr beside the page (`preview_ocr`).
+ */
+scan: boolean, };
 
 export type PreviewTranscodeParams = { 
 /**
@@ -252,3 +257,138 @@ warnings: Array<string>,
  * Milliseconds the still took.
  */
 durationMs: number, };
+
+export type PreviewEmailParams = { 
+/**
+ * The message's path (`/inbox/offer.msg`).
+ */
+path: string, };
+
+export type EmailAttachment = { 
+/**
+ * Its position in the message, from 0 (what `preview_email_attachment` asks for).
+ */
+index: number, 
+/**
+ * The name the sender gave it.
+ */
+name: string, 
+/**
+ * Its media type.
+ */
+contentType: string, 
+/**
+ * Bytes.
+ */
+size: number, 
+/**
+ * Shown inline in the body rather than attached.
+ */
+inline: boolean, 
+/**
+ * An embedded message (opens as a message card of its own).
+ */
+embedded: boolean, };
+
+export type PreviewEmailResponse = { 
+/**
+ * The message's path.
+ */
+path: string, 
+/**
+ * `eml` or `msg`.
+ */
+format: string, 
+/**
+ * The sender, `Name <address>`.
+ */
+from: string | null, 
+/**
+ * The recipients.
+ */
+to: Array<string>, 
+/**
+ * Copied recipients.
+ */
+cc: Array<string>, 
+/**
+ * RFC 3339 date.
+ */
+date: string | null, 
+/**
+ * The subject ("" when none).
+ */
+subject: string, 
+/**
+ * The plain-text body (the HTML body's text when there is no plain one), cut at 200,000
+ * characters.
+ */
+body: string, 
+/**
+ * True when `body` was cut.
+ */
+bodyTruncated: boolean, 
+/**
+ * The attachments and embedded messages.
+ */
+attachments: Array<EmailAttachment>, };
+
+export type PreviewEmailAttachmentParams = { 
+/**
+ * The message's path.
+ */
+path: string, 
+/**
+ * The attachment's `index`.
+ */
+index: number, };
+
+export type PreviewEmailAttachmentResponse = { 
+/**
+ * The attachment's path in the environment.
+ */
+path: string, };
+
+export type PreviewOcrParams = { 
+/**
+ * The scan's path.
+ */
+path: string, 
+/**
+ * The page, from 1.
+ */
+page: number, };
+
+export type PreviewOcrResponse = { 
+/**
+ * The scan's path.
+ */
+path: string, 
+/**
+ * The page, from 1.
+ */
+page: number, 
+/**
+ * Pages in the file.
+ */
+pageCount: number, 
+/**
+ * The text, lines in reading order.
+ */
+text: string, 
+/**
+ * Mean word confidence, 0–100.
+ */
+confidence: number, 
+/**
+ * Degrees the page was turned upright before reading.
+ */
+rotated: number, 
+/**
+ * What to know about the result (low confidence, nothing read, …).
+ */
+note: string | null, 
+/**
+ * True when it came from the cache (recognised before, same content).
+ */
+cached: boolean, };

@@ -1,5 +1,6 @@
 // Shows any file of the working environment by its path (`/out/chart.png`): images, video and
-// audio that really play, motion scenes frame by frame, PDF and Office pages, text / markdown / JSON / code, CSV and workbooks
+// audio that really play, motion scenes frame by frame, PDF and Office pages (a scan with its
+// recognised text beside the page), email messages as cards, text / markdown / JSON / code, CSV and workbooks
 // as tables, and a card with Open with for everything else. `compact` is for inline hand-offs
 // (the transcript): smaller, first page only, first rows only. `version` is a refresh counter:
 // when it changes the file is asked about again, and reloaded only if its content changed.
@@ -11,6 +12,8 @@ import { bytes, problem, type Problem } from "../api";
 import { preview } from "./api";
 import { probeMedia } from "./probe";
 import { Card } from "./Card";
+import { EmailView } from "./EmailView";
+import { ScanText } from "./ScanText";
 import { ImageView } from "./ImageView";
 import { MediaView } from "./MediaView";
 import { PagesView } from "./PagesView";
@@ -89,8 +92,21 @@ function body(info: PreviewInfoResponse, compact?: boolean): JSX.Element {
     case "audio":
       return <MediaView key={`${info.path}:${tag}`} info={info} compact={compact} />;
     case "pdf":
+      // A scan (no text layer) shows env:ocr's text beside the page.
+      return info.scan ? (
+        <PagesView
+          path={info.path}
+          tag={tag}
+          compact={compact}
+          aside={(page) => <ScanText path={info.path} tag={tag} page={page} />}
+        />
+      ) : (
+        <PagesView path={info.path} tag={tag} compact={compact} />
+      );
     case "tiff":
       return <PagesView path={info.path} tag={tag} compact={compact} />;
+    case "email":
+      return <EmailView key={`${info.path}:${tag}`} path={info.path} tag={tag} compact={compact} />;
     case "office":
       return info.note ? (
         <Card path={info.path} title="No preview without LibreOffice" info={info} />

@@ -1,6 +1,7 @@
 // A PDF's or Office document's pages, rendered by PDFium (Office files through LibreOffice
 // first). One page at a time, fetched only when shown, with "Page N of M"; compact mode shows
 // the first page only.
+import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { PreviewPagesResponse } from "../bindings";
 import { ProblemText } from "../ProblemText";
@@ -10,7 +11,14 @@ import { failureOf, fileUrl, preview } from "./api";
 /** The width pages are rendered at, in pixels (sharp on a 2x screen in a ~600 px pane). */
 const PAGE_WIDTH = 1200;
 
-export function PagesView(props: { path: string; tag: string; compact?: boolean; office?: boolean }) {
+export function PagesView(props: {
+  path: string;
+  tag: string;
+  compact?: boolean;
+  office?: boolean;
+  /** Shown beside the page (a scan's recognised text), given the page shown. */
+  aside?: (page: number) => JSX.Element;
+}) {
   const [doc, setDoc] = useState<PreviewPagesResponse | null>(null);
   const [page, setPage] = useState(1);
   const [error, setError] = useState<Problem | null>(null);
@@ -30,6 +38,19 @@ export function PagesView(props: { path: string; tag: string; compact?: boolean;
   if (!doc) return <p class="muted media-status">{props.office ? "Converting with LibreOffice…" : "Loading…"}</p>;
   const url = fileUrl(props.path, { page, width: PAGE_WIDTH, tag: props.tag });
   const [w, h] = doc.pageSizePt ?? [612, 792];
+  const image = pageError ? (
+    <p class="error-text">{pageError}</p>
+  ) : (
+    <img
+      class="page"
+      key={url}
+      src={url}
+      alt={`Page ${page} of ${props.path}`}
+      data-page={page}
+      style={{ aspectRatio: `${w} / ${h}` }}
+      onError={() => failureOf(url).then(setPageError)}
+    />
+  );
   return (
     <div class={`pages${props.compact ? " compact" : ""}`}>
       {!props.compact && (
@@ -50,18 +71,13 @@ export function PagesView(props: { path: string; tag: string; compact?: boolean;
           </button>
         </div>
       )}
-      {pageError ? (
-        <p class="error-text">{pageError}</p>
+      {props.aside && !props.compact ? (
+        <div class="page-beside">
+          {image}
+          {props.aside(page)}
+        </div>
       ) : (
-        <img
-          class="page"
-          key={url}
-          src={url}
-          alt={`Page ${page} of ${props.path}`}
-          data-page={page}
-          style={{ aspectRatio: `${w} / ${h}` }}
-          onError={() => failureOf(url).then(setPageError)}
-        />
+        image
       )}
       {props.compact && (
         <span class="muted">

@@ -1,7 +1,10 @@
 // Typed calls to the preview commands, and the folio:// URLs that carry a file's bytes.
 import { Channel, convertFileSrc, invoke } from "@tauri-apps/api/core";
 import type {
+  PreviewEmailAttachmentResponse,
+  PreviewEmailResponse,
   PreviewInfoResponse,
+  PreviewOcrResponse,
   PreviewPagesResponse,
   PreviewSceneParams,
   PreviewSceneResponse,
@@ -16,6 +19,10 @@ export const preview = {
   table: (path: string, sheet: string | null, limit: number | null) =>
     invoke<PreviewTableResponse>("preview_table", { params: { path, sheet, limit } }),
   scene: (params: PreviewSceneParams) => invoke<PreviewSceneResponse>("preview_scene", { params }),
+  email: (path: string) => invoke<PreviewEmailResponse>("preview_email", { params: { path } }),
+  emailAttachment: (path: string, index: number) =>
+    invoke<PreviewEmailAttachmentResponse>("preview_email_attachment", { params: { path, index } }),
+  ocr: (path: string, page: number) => invoke<PreviewOcrResponse>("preview_ocr", { params: { path, page } }),
   transcode: (path: string, onProgress: (p: TranscodeProgressNotification) => void) => {
     const channel = new Channel<TranscodeProgressNotification>();
     channel.onmessage = onProgress;

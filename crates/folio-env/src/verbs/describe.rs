@@ -80,7 +80,7 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
                 }
             }
             let head: Vec<u8> = bytes.iter().take(64).copied().collect();
-            match crate::seams::claim(&env.opts.handlers, &path, &head) {
+            let mut summary = match crate::seams::claim(&env.opts.handlers, &path, &head) {
                 Some(handler) => {
                     let module = format!("env:{}", handler.module());
                     match handler.describe(&path, &bytes) {
@@ -111,7 +111,16 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
                     }
                     generic
                 }
+            };
+            // The other claimants may add what they know (env:ocr: this scan needs OCR, and how).
+            for handler in crate::seams::claimants(&env.opts.handlers, &path, &head) {
+                for (k, v) in handler.describe_more(&path, &bytes).unwrap_or_default() {
+                    if summary.get(&k).is_none() {
+                        summary[k] = v;
+                    }
+                }
             }
+            summary
         }
     };
     let text = fit_summary(env, &path, &summary);

@@ -1,5 +1,6 @@
 //! `ls`: the tree with sizes, where scripts carry their JSDoc one-liner (so `ls /scripts` is the
-//! capability catalogue) and files a module claims say how to open them.
+//! capability catalogue) and files a module claims say how to open them (and what a handler says of them in a few words:
+//! a message's sender and subject).
 
 use folio_vfs::{Kind, Tree, VPath, VfsError};
 use schemars::JsonSchema;
@@ -46,7 +47,12 @@ fn describe_entry(env: &Environment, path: &VPath, kind: Kind) -> Option<String>
     }
     // Only the head: a listing must not read every file it names.
     let head = tree.read_range(path, 0, 64).ok()?;
-    crate::seams::claim(&env.opts.handlers, path, &head).map(|h| format!("open with env:{}", h.module()))
+    let handler = crate::seams::claim(&env.opts.handlers, path, &head)?;
+    let size = tree.stat(path).ok().flatten().map_or(0, |s| s.size);
+    Some(match handler.listing(path, size, &|| tree.read(path).ok()) {
+        Some(said) => format!("{said} — open with env:{}", handler.module()),
+        None => format!("open with env:{}", handler.module()),
+    })
 }
 
 /// `ls`.

@@ -109,7 +109,7 @@ pub(crate) fn renderer() -> Arc<Renderer> {
 /// its own tests give it hostile media, and ffprobe's parsers are fuzzed by FFmpeg upstream.
 pub(crate) fn handlers() -> Vec<Arc<dyn FileHandler>> {
     let parts = folio_host::Parts::new(renderer(), Vec::new(), no_motion());
-    folio_host::HANDLERS.iter().map(|make| make(&parts)).filter(|h| h.module() != "media").collect()
+    folio_host::HANDLERS.iter().filter_map(|make| make(&parts)).filter(|h| h.module() != "media").collect()
 }
 
 /// The limits fuzzed environments run under: small enough that a script or a file cannot make
