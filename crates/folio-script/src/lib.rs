@@ -106,6 +106,7 @@ mod contract;
 mod dts;
 mod error;
 mod hints;
+mod intl;
 mod imports;
 mod jsdoc;
 mod library;
