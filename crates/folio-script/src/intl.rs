@@ -151,6 +151,16 @@ pub(crate) fn number(tag: &str, o: &NumberOptions, value: f64) -> Result<String,
         .map_err(data("compact number", tag))?;
         let mut d = Decimal::try_from_f64(value, FloatPrecision::RoundTrip)
             .map_err(|e| format!("Intl.NumberFormat: {value} cannot be written as a decimal ({e:?})"))?;
+        // ECMA-402's compact rounding, half-expand: whole numbers of the compact unit when
+        // they have two digits or more, else two significant digits (ICU4X would round the
+        // same places half-even).
+        if !d.absolute.is_zero() {
+            let top = d.absolute.nonzero_magnitude_start();
+            let exponent = i16::from(f.compact_exponent_for_magnitude(top));
+            let position = if top - exponent >= 1 { exponent } else { top - 1 };
+            d.round_with_mode(position, HALF_EXPAND);
+            d.absolute.trim_end();
+        }
         d.apply_sign_display(sign_display(&o.sign_display));
         return Ok(f.format(&d).to_string());
     }
@@ -261,7 +271,9 @@ fn date_builder(o: &DateOptions) -> Result<FieldSetBuilder, Refusal> {
     if o.year.is_some() {
         b.year_style = Some(if o.year.as_deref() == Some("2-digit") { YearStyle::Auto } else { YearStyle::Full });
     }
-    let two_digit = [&o.month, &o.day, &o.hour, &o.minute, &o.second].iter().any(|f| f.as_deref() == Some("2-digit"));
+    // Minutes and seconds are two digits whatever the option; month, day and hour pad only
+    // when asked to.
+    let two_digit = [&o.month, &o.day, &o.hour].iter().any(|f| f.as_deref() == Some("2-digit"));
     if two_digit {
         b.alignment = Some(Alignment::Column);
     }
@@ -301,14 +313,39 @@ pub(crate) fn date(tag: &str, o: &DateOptions, epoch_ms: f64) -> Result<String, 
     prefs.hour_cycle = match o.hour_cycle.as_deref() {
         Some("h11") => Some(HourCycle::H11),
         Some("h12") => Some(HourCycle::H12),
+        // ICU4X has no h24 (hours 1–24); it writes h23.
         Some("h23") | Some("h24") => Some(HourCycle::H23),
+        // `hour12: true`: the locale's own 12-hour cycle when it has one, else h11 (0–11), as
+        // ECMA-402 and V8 resolve it.
+        Some("hour12") => Some(if twelve_hour(&loc)? { HourCycle::H12 } else { HourCycle::H11 }),
         _ => None,
     };
     let fields = date_builder(o)?
         .build_composite_datetime()
         .map_err(|e| format!("Intl.DateTimeFormat: ICU4X cannot build this set of fields ({e})"))?;
     let f = DateTimeFormatter::try_new(prefs, fields).map_err(data("date and time", tag))?;
-    Ok(f.format(&icu::time::DateTime { date, time }).to_string())
+    // V8 writes a plain space where CLDR puts a narrow no-break space (before AM/PM), so that
+    // text scripts compare and parse keeps working; the sandbox does the same.
+    Ok(f.format(&icu::time::DateTime { date, time }).to_string().replace('\u{202f}', " "))
+}
+
+/// Whether the locale's default hour cycle is a 12-hour one: its hour-only time of 13:00 is
+/// the same text as with h12 forced.
+fn twelve_hour(loc: &Locale) -> Result<bool, Refusal> {
+    let mut b = FieldSetBuilder::new();
+    b.time_precision = Some(TimePrecision::Hour);
+    let fields = b.build_composite_datetime().map_err(|e| format!("Intl.DateTimeFormat: {e}"))?;
+    let at = icu::time::DateTime {
+        date: icu::calendar::Date::try_new_iso(2000, 1, 1).map_err(|e| format!("Intl.DateTimeFormat: {e}"))?,
+        time: icu::time::Time::try_new(13, 0, 0, 0).map_err(|e| format!("Intl.DateTimeFormat: {e}"))?,
+    };
+    let write = |cycle: Option<HourCycle>| -> Result<String, Refusal> {
+        let mut prefs = DateTimeFormatterPreferences::from(loc);
+        prefs.hour_cycle = cycle;
+        let f = DateTimeFormatter::try_new(prefs, fields).map_err(data("date and time", &loc.to_string()))?;
+        Ok(f.format(&at).to_string())
+    };
+    Ok(write(None)? == write(Some(HourCycle::H12))?)
 }
 
 /// `Intl.Collator`'s options, resolved by the layer.

@@ -194,7 +194,7 @@
       }
       const hour12 = o.hour12 === undefined ? undefined : Boolean(o.hour12);
       let hourCycle = str(o, 'hourCycle', ['h11', 'h12', 'h23', 'h24'], undefined, who);
-      if (hour12 !== undefined) hourCycle = hour12 ? 'h12' : 'h23';
+      if (hour12 !== undefined) hourCycle = hour12 ? 'hour12' : 'h23';
       r.hourCycle = hourCycle;
       this.#zone = zoneOffset(o.timeZone === undefined ? 'UTC' : o.timeZone, who);
       r.offsetMinutes = this.#zone.offset;
@@ -214,7 +214,7 @@
     resolvedOptions() {
       const r = { locale: this.#locale, calendar: 'gregory', timeZone: this.#zone.name };
       const o = this.#o;
-      if (o.hourCycle !== undefined && (o.hour !== undefined || o.timeStyle !== undefined)) Object.assign(r, { hourCycle: o.hourCycle, hour12: o.hourCycle === 'h11' || o.hourCycle === 'h12' });
+      if (o.hourCycle !== undefined && (o.hour !== undefined || o.timeStyle !== undefined)) Object.assign(r, o.hourCycle === 'hour12' ? { hour12: true } : { hourCycle: o.hourCycle, hour12: o.hourCycle === 'h11' || o.hourCycle === 'h12' });
       for (const k of [...DATE_FIELDS, ...TIME_FIELDS, 'dateStyle', 'timeStyle']) if (o[k] !== undefined) r[k] = o[k];
       return r;
     }
