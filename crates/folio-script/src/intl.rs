@@ -47,7 +47,8 @@ type Refusal = String;
 
 /// The canonical form of a BCP 47 tag (`EN-us` → `en-US`, aliases replaced).
 pub(crate) fn canonical(tag: &str) -> Result<String, Refusal> {
-    let mut locale = Locale::try_from_str(tag).map_err(|e| format!("Incorrect locale information provided: \"{tag}\" is not a BCP 47 language tag ({e})"))?;
+    let mut locale = Locale::try_from_str(tag)
+        .map_err(|e| format!("Incorrect locale information provided: \"{tag}\" is not a BCP 47 language tag ({e})"))?;
     LocaleCanonicalizer::new_extended().canonicalize(&mut locale);
     Ok(locale.to_string())
 }
@@ -283,9 +284,11 @@ fn date_builder(o: &DateOptions) -> Result<FieldSetBuilder, Refusal> {
         (true, true, false) => Some(TimePrecision::Minute),
         (true, true, true) => Some(TimePrecision::Second),
         _ => {
-            return Err("Intl.DateTimeFormat: minute or second without hour (or second without minute) is not supported; \
+            return Err(
+                "Intl.DateTimeFormat: minute or second without hour (or second without minute) is not supported; \
                  ask for hour, hour+minute or hour+minute+second"
-                .into());
+                    .into(),
+            );
         }
     };
     Ok(b)
@@ -385,10 +388,20 @@ pub(crate) fn compare(tag: &str, o: &CollatorOpts, a: &str, b: &str) -> Result<i
     Ok(c.compare(a, b) as i32)
 }
 
-pub(crate) fn plural(tag: &str, ordinal: bool, value: f64, min_fraction: i16, max_fraction: i16) -> Result<String, Refusal> {
+pub(crate) fn plural(
+    tag: &str,
+    ordinal: bool,
+    value: f64,
+    min_fraction: i16,
+    max_fraction: i16,
+) -> Result<String, Refusal> {
     let loc = locale(tag)?;
-    let rules = if ordinal { PluralRules::try_new_ordinal((&loc).into()) } else { PluralRules::try_new_cardinal((&loc).into()) }
-        .map_err(data("plural rules", tag))?;
+    let rules = if ordinal {
+        PluralRules::try_new_ordinal((&loc).into())
+    } else {
+        PluralRules::try_new_cardinal((&loc).into())
+    }
+    .map_err(data("plural rules", tag))?;
     let mut d = Decimal::try_from_f64(value.abs(), FloatPrecision::RoundTrip)
         .map_err(|e| format!("Intl.PluralRules: {value} cannot be written as a decimal ({e:?})"))?;
     d.round_with_mode(-max_fraction, HALF_EXPAND);
@@ -434,14 +447,70 @@ pub(crate) fn relative(tag: &str, style: &str, numeric: &str, value: f64, unit: 
         RelativeTimeFormatterOptions,
     ) -> Result<RelativeTimeFormatter, icu_provider::DataError>;
     let table: [(&str, [Ctor; 3]); 8] = [
-        ("second", [RelativeTimeFormatter::try_new_long_second, RelativeTimeFormatter::try_new_short_second, RelativeTimeFormatter::try_new_narrow_second]),
-        ("minute", [RelativeTimeFormatter::try_new_long_minute, RelativeTimeFormatter::try_new_short_minute, RelativeTimeFormatter::try_new_narrow_minute]),
-        ("hour", [RelativeTimeFormatter::try_new_long_hour, RelativeTimeFormatter::try_new_short_hour, RelativeTimeFormatter::try_new_narrow_hour]),
-        ("day", [RelativeTimeFormatter::try_new_long_day, RelativeTimeFormatter::try_new_short_day, RelativeTimeFormatter::try_new_narrow_day]),
-        ("week", [RelativeTimeFormatter::try_new_long_week, RelativeTimeFormatter::try_new_short_week, RelativeTimeFormatter::try_new_narrow_week]),
-        ("month", [RelativeTimeFormatter::try_new_long_month, RelativeTimeFormatter::try_new_short_month, RelativeTimeFormatter::try_new_narrow_month]),
-        ("quarter", [RelativeTimeFormatter::try_new_long_quarter, RelativeTimeFormatter::try_new_short_quarter, RelativeTimeFormatter::try_new_narrow_quarter]),
-        ("year", [RelativeTimeFormatter::try_new_long_year, RelativeTimeFormatter::try_new_short_year, RelativeTimeFormatter::try_new_narrow_year]),
+        (
+            "second",
+            [
+                RelativeTimeFormatter::try_new_long_second,
+                RelativeTimeFormatter::try_new_short_second,
+                RelativeTimeFormatter::try_new_narrow_second,
+            ],
+        ),
+        (
+            "minute",
+            [
+                RelativeTimeFormatter::try_new_long_minute,
+                RelativeTimeFormatter::try_new_short_minute,
+                RelativeTimeFormatter::try_new_narrow_minute,
+            ],
+        ),
+        (
+            "hour",
+            [
+                RelativeTimeFormatter::try_new_long_hour,
+                RelativeTimeFormatter::try_new_short_hour,
+                RelativeTimeFormatter::try_new_narrow_hour,
+            ],
+        ),
+        (
+            "day",
+            [
+                RelativeTimeFormatter::try_new_long_day,
+                RelativeTimeFormatter::try_new_short_day,
+                RelativeTimeFormatter::try_new_narrow_day,
+            ],
+        ),
+        (
+            "week",
+            [
+                RelativeTimeFormatter::try_new_long_week,
+                RelativeTimeFormatter::try_new_short_week,
+                RelativeTimeFormatter::try_new_narrow_week,
+            ],
+        ),
+        (
+            "month",
+            [
+                RelativeTimeFormatter::try_new_long_month,
+                RelativeTimeFormatter::try_new_short_month,
+                RelativeTimeFormatter::try_new_narrow_month,
+            ],
+        ),
+        (
+            "quarter",
+            [
+                RelativeTimeFormatter::try_new_long_quarter,
+                RelativeTimeFormatter::try_new_short_quarter,
+                RelativeTimeFormatter::try_new_narrow_quarter,
+            ],
+        ),
+        (
+            "year",
+            [
+                RelativeTimeFormatter::try_new_long_year,
+                RelativeTimeFormatter::try_new_short_year,
+                RelativeTimeFormatter::try_new_narrow_year,
+            ],
+        ),
     ];
     let ctors = table
         .iter()
@@ -502,9 +571,12 @@ pub(crate) fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     )?;
     o.set(
         "relative",
-        Function::new(ctx.clone(), |ctx: Ctx<'js>, tag: String, style: String, numeric: String, v: f64, unit: String| {
-            thrown(&ctx, relative(&tag, &style, &numeric, v, &unit))
-        })?,
+        Function::new(
+            ctx.clone(),
+            |ctx: Ctx<'js>, tag: String, style: String, numeric: String, v: f64, unit: String| {
+                thrown(&ctx, relative(&tag, &style, &numeric, v, &unit))
+            },
+        )?,
     )?;
     Ok(o)
 }

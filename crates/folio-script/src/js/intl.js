@@ -10,7 +10,8 @@
 
   const canonicalList = (locales) => {
     if (locales === undefined) return [];
-    const list = typeof locales === 'string' || (locales && typeof locales === 'object' && !(Symbol.iterator in Object(locales)) && locales.length === undefined) ? [locales] : Array.from(locales);
+    if (locales === null) throw new TypeError('Intl: locales must be a string, an array of strings or undefined, got null');
+    const list = typeof locales === 'string' ? [locales] : Array.from(Object(locales));
     const seen = [];
     for (const tag of list) {
       if (typeof tag !== 'string' && (typeof tag !== 'object' || tag === null)) throw new TypeError(`Intl: a locale must be a string like "en-US", got ${tag === null ? 'null' : typeof tag}`);
@@ -120,7 +121,13 @@
       Object.defineProperty(this, 'format', { value: f });
       return f;
     }
-    formatToParts() { throw new TypeError('Intl.NumberFormat: formatToParts is not supported in the sandbox; use format'); }
+    formatToParts(value) { return numberParts(this.format(value), this.#symbols(), this.#o); }
+    // The locale's decimal and group separators, read off a probe the native half writes.
+    #symbols() {
+      const probe = native.number(this.#locale, JSON.stringify({ ...this.#o, style: 'decimal', notation: 'standard', useGrouping: 'always', minimumIntegerDigits: 1, minimumFractionDigits: 1, maximumFractionDigits: 1, minimumSignificantDigits: undefined, maximumSignificantDigits: undefined, signDisplay: 'auto' }), 1234567.5);
+      const runs = probe.split(/\p{Nd}+/u).filter((x, i, all) => i > 0 && i < all.length - 1);
+      return { group: runs[0], decimal: runs[runs.length - 1] };
+    }
     formatRange() { throw new TypeError('Intl.NumberFormat: formatRange is not supported in the sandbox; format each end with format'); }
     resolvedOptions() {
       const o = this.#o;
@@ -138,6 +145,45 @@
     static supportedLocalesOf(locales) { return canonicalList(locales); }
     get [Symbol.toStringTag]() { return 'Intl.NumberFormat'; }
   }
+
+  // The parts of a formatted number, as ECMA-402 names them: digit runs are integer or
+  // fraction, the separators group or decimal, signs (with their bidi marks) minusSign or
+  // plusSign, % percentSign, spaces literal, and the remaining words currency or compact.
+  const numberParts = (text, { group, decimal }, o) => {
+    if (text === 'NaN') return [{ type: 'nan', value: text }];
+    const parts = [];
+    const push = (type, value) => {
+      const last = parts[parts.length - 1];
+      if (last && last.type === type && (type === 'literal' || type === 'currency' || type === 'compact')) last.value += value;
+      else parts.push({ type, value });
+    };
+    const word = o.style === 'currency' ? 'currency' : o.notation === 'compact' ? 'compact' : 'literal';
+    let i = 0; let seenDecimal = false;
+    while (i < text.length) {
+      const rest = text.slice(i);
+      let m;
+      if ((m = /^\p{Nd}+/u.exec(rest))) { push(seenDecimal ? 'fraction' : 'integer', m[0]); i += m[0].length; continue; }
+      // A hyphen between letters belongs to a currency name (US-Dollar, États-Unis).
+      if (rest[0] === '-' && word !== 'literal' && /\p{L}/u.test(text[i - 1] || '') && /^\p{L}/u.test(text.slice(i + 1))) { push(word, '-'); i += 1; continue; }
+      if (rest[0] === '-' || rest[0] === '\u2212') { push('minusSign', rest[0]); i += 1; continue; }
+      if (rest[0] === '+') { push('plusSign', '+'); i += 1; continue; }
+      if ((m = /^[%\u066a\u061c]+/u.exec(rest)) && /[%\u066a]/u.test(m[0])) { push('percentSign', m[0]); i += m[0].length; continue; }
+      if (rest[0] === '∞') { push('infinity', '∞'); i += 1; continue; }
+      const between = /\p{Nd}/u.test(text[i - 1] || '') && /^\p{Nd}/u.test(text.slice(i + 1));
+      if (between && !seenDecimal && rest.startsWith(decimal) && /^\p{Nd}/u.test(text.slice(i + decimal.length))) { push('decimal', decimal); seenDecimal = true; i += decimal.length; continue; }
+      if (/\p{Nd}/u.test(text[i - 1] || '') && rest.startsWith(group) && /^\p{Nd}/u.test(text.slice(i + group.length))) { push('group', group); i += group.length; continue; }
+      if (rest[0] === decimal && /^\p{Nd}/u.test(text.slice(i + 1)) && /\p{Nd}/u.test(text[i - 1] || '')) { push('decimal', decimal); seenDecimal = true; i += 1; continue; }
+      if ((m = /^[\s\u00a0\u202f\u200e\u200f\u061c]+/u.exec(rest))) {
+        // A space inside a currency or compact name ("US dollars") belongs to the name.
+        const inside = parts.length && parts[parts.length - 1].type === word && word !== 'literal' && /^[^\p{Nd}\s]/u.test(rest.slice(m[0].length)) && !/^[-+%]/u.test(rest.slice(m[0].length));
+        push(inside ? word : 'literal', m[0]); i += m[0].length; continue;
+      }
+      m = /^[^\p{Nd}\s\u00a0\u202f\u200e\u200f\u061c%\u066a+\-\u2212]+/u.exec(rest);
+      const chunk = m ? m[0] : rest[0];
+      push(word, chunk); i += chunk.length;
+    }
+    return parts;
+  };
 
   // ---- DateTimeFormat --------------------------------------------------------------------
   // Fixed offsets only: the sandbox carries no time zone database.

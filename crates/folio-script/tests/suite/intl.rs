@@ -68,6 +68,8 @@ const PROGRAM: &str = r#"function compute() {
   const NUMBERS = [0, 1, -1, 1234.5, 1234567.891, 0.125, -0.5, 999999, 12.3456];
   for (const l of LOCALES) for (const o of NUMBER_OPTIONS) for (const v of NUMBERS)
     run(`Intl.NumberFormat|${l}|${JSON.stringify(o)}|${v}`, () => new Intl.NumberFormat(l, o).format(v));
+  for (const l of LOCALES) for (const o of NUMBER_OPTIONS) for (const v of [-1234.5, 0.125, 1234567.891])
+    run(`NumberFormat.formatToParts|${l}|${JSON.stringify(o)}|${v}`, () => new Intl.NumberFormat(l, o).formatToParts(v).map((p) => `${p.type}:${p.value}`).join(' '));
   const DATES = [Date.UTC(2024, 0, 2, 15, 4, 5), Date.UTC(1999, 11, 31, 23, 59, 59), Date.UTC(2024, 6, 14, 0, 30, 0)];
   const DATE_OPTIONS = [{}, { dateStyle: 'full' }, { dateStyle: 'long' }, { dateStyle: 'medium' }, { dateStyle: 'short' }, { timeStyle: 'short' },
     { timeStyle: 'medium' }, { dateStyle: 'medium', timeStyle: 'short' }, { year: 'numeric', month: 'long', day: 'numeric' }, { year: 'numeric', month: 'short' },
@@ -100,7 +102,8 @@ fn intl_agrees_with_node() {
     let sandbox = in_sandbox(PROGRAM, 120_000);
     let node = in_node(PROGRAM);
     let disagreements = compare("Intl", &sandbox, &node, |k| k.split('|').next().unwrap_or(k).to_owned());
-    let reason = |d: &str| NODE_DIFFERS.iter().find(|(parts, _)| parts.iter().all(|p| d.contains(p))).map(|(_, why)| *why);
+    let reason =
+        |d: &str| NODE_DIFFERS.iter().find(|(parts, _)| parts.iter().all(|p| d.contains(p))).map(|(_, why)| *why);
     let mut named: Vec<(&str, usize)> = Vec::new();
     let mut unexpected = Vec::new();
     for d in &disagreements {
@@ -134,29 +137,98 @@ fn intl_agrees_with_node() {
 /// length) and of how ICU4X packs some data. A disagreement line matching every substring of an
 /// entry is named by it; any other disagreement fails the test.
 const NODE_DIFFERS: &[(&[&str], &str)] = &[
-    (&["ar-EG|{\"style\":\"percent\""], "ar-EG percent: ICU4X's percent pattern keeps the Latin ‎%‎ where ICU writes the arab numbering system's ٪؜ (the digits agree)"),
-    (&["fr-FR|{\"style\":\"currency\",\"currency\":\"JPY\"}"], "fr/es/it JPY, it USD: ICU4X's currency symbols fall back to root's JP¥/US$ where ICU writes the code (JPY, USD)"),
-    (&["es-ES|{\"style\":\"currency\",\"currency\":\"JPY\"}"], "fr/es/it JPY, it USD: ICU4X's currency symbols fall back to root's JP¥/US$ where ICU writes the code (JPY, USD)"),
-    (&["it-IT|{\"style\":\"currency\",\"currency\":\"JPY\"}"], "fr/es/it JPY, it USD: ICU4X's currency symbols fall back to root's JP¥/US$ where ICU writes the code (JPY, USD)"),
-    (&["it-IT|{\"style\":\"currency\",\"currency\":\"USD\""], "fr/es/it JPY, it USD: ICU4X's currency symbols fall back to root's JP¥/US$ where ICU writes the code (JPY, USD)"),
-    (&["\"currencyDisplay\":\"name\"}", "米ドル"], "ja/zh currency names: ICU4X puts a space between the amount and the name (1.00 米ドル), ICU none"),
-    (&["\"currencyDisplay\":\"name\"}", "美元"], "ja/zh currency names: ICU4X puts a space between the amount and the name (1.00 米ドル), ICU none"),
+    (
+        &["ar-EG|{\"style\":\"percent\""],
+        "ar-EG percent: ICU4X's percent pattern keeps the Latin ‎%‎ where ICU writes the arab numbering system's ٪؜ (the digits agree)",
+    ),
+    (
+        &["fr-FR|{\"style\":\"currency\",\"currency\":\"JPY\"}"],
+        "fr/es/it JPY, it USD: ICU4X's currency symbols fall back to root's JP¥/US$ where ICU writes the code (JPY, USD)",
+    ),
+    (
+        &["es-ES|{\"style\":\"currency\",\"currency\":\"JPY\"}"],
+        "fr/es/it JPY, it USD: ICU4X's currency symbols fall back to root's JP¥/US$ where ICU writes the code (JPY, USD)",
+    ),
+    (
+        &["it-IT|{\"style\":\"currency\",\"currency\":\"JPY\"}"],
+        "fr/es/it JPY, it USD: ICU4X's currency symbols fall back to root's JP¥/US$ where ICU writes the code (JPY, USD)",
+    ),
+    (
+        &["it-IT|{\"style\":\"currency\",\"currency\":\"USD\""],
+        "fr/es/it JPY, it USD: ICU4X's currency symbols fall back to root's JP¥/US$ where ICU writes the code (JPY, USD)",
+    ),
+    (
+        &["\"currencyDisplay\":\"name\"}", "米ドル"],
+        "ja/zh currency names: ICU4X puts a space between the amount and the name (1.00 米ドル), ICU none",
+    ),
+    (
+        &["\"currencyDisplay\":\"name\"}", "美元"],
+        "ja/zh currency names: ICU4X puts a space between the amount and the name (1.00 米ドル), ICU none",
+    ),
     (&["Intl.PluralRules|es-ES|ordinal|"], "es ordinals: ICU4X's rules give 1, 3, 21, 101 'one', ICU's give 'other'"),
     (&["Intl.ListFormat|hi-IN|", "|long|"], "hi lists: ICU4X's long pattern has no comma before और"),
-    (&["|de-DE|{}|"], "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)"),
-    (&["|nl-NL|{}|"], "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)"),
-    (&["|ja-JP|{}|"], "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)"),
-    (&["Date.toLocale", "|de-DE|"], "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)"),
-    (&["Date.toLocale", "|nl-NL|"], "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)"),
-    (&["Date.toLocale", "|ja-JP|"], "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)"),
-    (&["sandbox \"00:30", "node \"0:30"], "hours before 10 in 24-hour locales: ICU4X keeps the pattern's two-digit HH (00:30), ICU adapts it to hour 'numeric' (0:30)"),
-    (&["sandbox \"01:59", "node \"1:59"], "hours before 10 in 24-hour locales: ICU4X keeps the pattern's two-digit HH (00:30), ICU adapts it to hour 'numeric' (0:30)"),
-    (&["sandbox \"02:30", "node \"2:30"], "hours before 10 in 24-hour locales: ICU4X keeps the pattern's two-digit HH (00:30), ICU adapts it to hour 'numeric' (0:30)"),
-    (&["es-ES|", ", 00:30", ", 0:30"], "hours before 10 in 24-hour locales: ICU4X keeps the pattern's two-digit HH (00:30), ICU adapts it to hour 'numeric' (0:30)"),
-    (&["it-IT|{\"hour\":\"numeric\",\"hour12\":true}"], "hours before 10 in 24-hour locales: ICU4X keeps the pattern's two-digit HH (00:30), ICU adapts it to hour 'numeric' (0:30)"),
-    (&["\"hour12\":false}|1720917000000"], "hour12: false at midnight: Node 20 resolves it to h24 for 12-hour locales and writes 24:30; ICU4X has no h24 and writes 00:30 (h23)"),
-    (&["de-DE|{\"hour\":\"numeric\",\"hour12\":true}"], "de hour12: ICU4X writes German's day periods (3 Uhr nachm.), ICU writes AM/PM (3 PM)"),
-    (&["{\"year\":\"numeric\",\"month\":\"short\"}"], "year + short month in de/ja/ar: ICU4X's medium year-month is numeric (01/2024), ICU picks the abbreviated month (Jan. 2024)"),
-    (&["Intl.DateTimeFormat|hi-IN|", "\"long\""], "hi long dates: ICU4X puts a comma before the year (2 जनवरी, 2024), ICU none"),
-    (&["Intl.DateTimeFormat|hi-IN|", "\"full\""], "hi long dates: ICU4X puts a comma before the year (2 जनवरी, 2024), ICU none"),
+    (
+        &["|de-DE|{}|"],
+        "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)",
+    ),
+    (
+        &["|nl-NL|{}|"],
+        "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)",
+    ),
+    (
+        &["|ja-JP|{}|"],
+        "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)",
+    ),
+    (
+        &["Date.toLocale", "|de-DE|"],
+        "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)",
+    ),
+    (
+        &["Date.toLocale", "|nl-NL|"],
+        "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)",
+    ),
+    (
+        &["Date.toLocale", "|ja-JP|"],
+        "numeric dates: ICU4X writes the locale's short date pattern (02.01.2024, 2024/01/02, 02-01-2024), ICU adapts it to the yMd skeleton (2.1.2024)",
+    ),
+    (
+        &["sandbox \"00:30", "node \"0:30"],
+        "hours before 10 in 24-hour locales: ICU4X keeps the pattern's two-digit HH (00:30), ICU adapts it to hour 'numeric' (0:30)",
+    ),
+    (
+        &["sandbox \"01:59", "node \"1:59"],
+        "hours before 10 in 24-hour locales: ICU4X keeps the pattern's two-digit HH (00:30), ICU adapts it to hour 'numeric' (0:30)",
+    ),
+    (
+        &["sandbox \"02:30", "node \"2:30"],
+        "hours before 10 in 24-hour locales: ICU4X keeps the pattern's two-digit HH (00:30), ICU adapts it to hour 'numeric' (0:30)",
+    ),
+    (
+        &["es-ES|", ", 00:30", ", 0:30"],
+        "hours before 10 in 24-hour locales: ICU4X keeps the pattern's two-digit HH (00:30), ICU adapts it to hour 'numeric' (0:30)",
+    ),
+    (
+        &["it-IT|{\"hour\":\"numeric\",\"hour12\":true}"],
+        "hours before 10 in 24-hour locales: ICU4X keeps the pattern's two-digit HH (00:30), ICU adapts it to hour 'numeric' (0:30)",
+    ),
+    (
+        &["\"hour12\":false}|1720917000000"],
+        "hour12: false at midnight: Node 20 resolves it to h24 for 12-hour locales and writes 24:30; ICU4X has no h24 and writes 00:30 (h23)",
+    ),
+    (
+        &["de-DE|{\"hour\":\"numeric\",\"hour12\":true}"],
+        "de hour12: ICU4X writes German's day periods (3 Uhr nachm.), ICU writes AM/PM (3 PM)",
+    ),
+    (
+        &["{\"year\":\"numeric\",\"month\":\"short\"}"],
+        "year + short month in de/ja/ar: ICU4X's medium year-month is numeric (01/2024), ICU picks the abbreviated month (Jan. 2024)",
+    ),
+    (
+        &["Intl.DateTimeFormat|hi-IN|", "\"long\""],
+        "hi long dates: ICU4X puts a comma before the year (2 जनवरी, 2024), ICU none",
+    ),
+    (
+        &["Intl.DateTimeFormat|hi-IN|", "\"full\""],
+        "hi long dates: ICU4X puts a comma before the year (2 जनवरी, 2024), ICU none",
+    ),
 ];
