@@ -9,7 +9,8 @@
 //! under a millisecond, so there is no pool to poison and nothing one run does to globals or
 //! prototypes can be seen by the next. The context holds the standard intrinsics, a frozen
 //! `console`, the web platform a script written from MDN expects (`web.rs`: `TextDecoder` over
-//! encoding_rs, `URL`, `crypto`, `structuredClone`, `atob`/`btoa`, `AbortController`), the Node
+//! encoding_rs, `URL`, `crypto`, `structuredClone`, `atob`/`btoa`, `AbortController`), `Intl`
+//! over ICU4X and its compiled CLDR data (`intl.rs`, `js/intl.js`; default locale `en-US`), the Node
 //! stand-ins scoped to the tree (`node.rs`: `fs`, `process` with an empty `env` and `cwd()` `/`,
 //! streams, events), and nothing else: no `require`, no network, no host file system, no QuickJS
 //! `std`/`os` modules. Because the host side is Rust, no host-realm object
@@ -107,6 +108,7 @@ mod dts;
 mod error;
 mod hints;
 mod imports;
+mod intl;
 mod jsdoc;
 mod library;
 mod loader;

@@ -43,6 +43,7 @@ use crate::web::copy_bytes;
 const NODE_JS: &str = include_str!("js/node.js");
 const WEB_JS: &str = include_str!("js/web.js");
 const STREAMS_JS: &str = include_str!("js/streams.js");
+const INTL_JS: &str = include_str!("js/intl.js");
 
 /// One npm package a script can import by name.
 pub struct Package {
@@ -216,6 +217,8 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     let native = crate::web::natives(ctx)?;
     let web_factory: Function<'js> = bytecode::evaluate(ctx, "folio:web", WEB_JS)?;
     let web: Object<'js> = web_factory.call((native.clone(), encode.clone()))?;
+    let intl_factory: Function<'js> = bytecode::evaluate(ctx, "folio:intl", INTL_JS)?;
+    let intl: Object<'js> = intl_factory.call((crate::intl::natives(ctx)?,))?;
     let layer: Object<'js> = factory.call((encode, decode, yield_now, native))?;
     let streams: Function<'js> = bytecode::evaluate(ctx, "folio:streams", STREAMS_JS)?;
     let layer: Object<'js> = streams.call((layer, web.clone()))?;
@@ -223,7 +226,11 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     globals.remove("WebAssembly")?;
     // Node's name for the global object; browserify bundles (exceljs) find `crypto` through it.
     globals.set("global", globals.clone())?;
-    for installed in [web.get::<_, Object<'js>>("globals")?, layer.get::<_, Object<'js>>("globals")?] {
+    for installed in [
+        web.get::<_, Object<'js>>("globals")?,
+        intl.get::<_, Object<'js>>("globals")?,
+        layer.get::<_, Object<'js>>("globals")?,
+    ] {
         for key in installed.keys::<String>() {
             let key = key?;
             globals.set(key.as_str(), installed.get::<_, Value<'js>>(key.as_str())?)?;

@@ -108,8 +108,16 @@ export default async function main() {
   the run ends when your default export's promise, the host calls in flight and the timers have settled,
   so a `.then(…)` write you did not `await` still lands; a promise that never settles is stopped at the
   deadline with a list of what was pending. Clear an interval (or `unref()` it) when you are done with it.
-- Not there: `Intl` (so `toLocaleString` does not group digits — format numbers yourself),
-  `require`, network (`https`, `fetch`), child processes, other npm packages.
+- `Intl` (ICU4X with CLDR data; the default locale is `en-US`, the default time zone `UTC`):
+  `NumberFormat` (`decimal`/`percent`/`currency` with `currencyDisplay`, fraction/significant/integer
+  digits, `useGrouping`, `notation: 'compact'`, `signDisplay`; `format`, `formatToParts`),
+  `DateTimeFormat` (`dateStyle`, `timeStyle` `medium`/`short`, `weekday`/`year`/`month`/`day`/`hour`/
+  `minute`/`second`, `hour12`, `timeZone` `UTC`, `Etc/GMT+5` or `+05:30` only — no named zones),
+  `Collator`, `PluralRules`, `ListFormat`, `RelativeTimeFormat`, `getCanonicalLocales`; and on top
+  `(1234.5).toLocaleString('de-DE', {style: 'currency', currency: 'EUR'})`, `toLocaleDateString`,
+  `toLocaleTimeString`, `localeCompare`. What is not implemented (`style: 'unit'`, named time zones,
+  `formatRange`, `Intl.Segmenter`/`DisplayNames`) throws a RangeError or TypeError naming it.
+- Not there: `require`, network (`https`, `fetch`), child processes, other npm packages.
   Anything else you import by a bare name fails, listing what can be imported.
 
 ## Then check the file like a reader would

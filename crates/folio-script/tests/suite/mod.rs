@@ -5,6 +5,7 @@ mod builtins;
 mod console;
 mod event_loop;
 mod executor;
+mod intl;
 mod libraries;
 mod library;
 mod node;

@@ -407,6 +407,19 @@ pub fn compare(
     for d in &disagreements {
         println!("{d}");
     }
+    // The test command's summary (scripts/reliability.py) prints these figures.
+    if let Some(dir) = std::env::var_os("FOLIO_RELIABILITY_DIR").filter(|d| !d.is_empty()) {
+        let rows: Vec<serde_json::Value> =
+            groups.iter().map(|(g, (ok, all))| serde_json::json!({"group": g, "agree": ok, "cases": all})).collect();
+        let doc = serde_json::json!({
+            "what": format!("{title}: the sandbox and Node 20 run the same generated cases; each disagreement is named by the test or fails it"),
+            "cases": total, "agree": total - disagreements.len(), "groups": rows,
+        });
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let name = format!("differential-{}.json", title.to_ascii_lowercase());
+        std::fs::write(dir.join(name), serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    }
     disagreements
 }
 
