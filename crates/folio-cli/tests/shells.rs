@@ -113,7 +113,11 @@ fn check(row: &str, args: &[&str], out: &Output, expect: &Expect) {
     let text = said(out);
     match expect {
         Expect::Ok(needle) => {
-            assert!(out.status.success() && text.contains(needle), "{row}: `folio {}` should say {needle}: {text}", args.join(" "))
+            assert!(
+                out.status.success() && text.contains(needle),
+                "{row}: `folio {}` should say {needle}: {text}",
+                args.join(" ")
+            )
         }
         Expect::Fails(needle) => assert!(
             !out.status.success() && text.contains(needle),
@@ -123,52 +127,62 @@ fn check(row: &str, args: &[&str], out: &Output, expect: &Expect) {
     }
 }
 
+/// One setting's row: how the app saves it, the script that shows it, what `folio run` does
+/// with the saved value, and the flag that overrides it with what it does then.
+struct Row {
+    name: &'static str,
+    save: Box<dyn Fn(&Shared)>,
+    script: &'static str,
+    stored: Expect,
+    flag: &'static [&'static str],
+    flagged: Expect,
+}
+
 /// The settings `folio run` reads: each saved through the app, then the subcommand with no flag
 /// (the saved value governs) and with its flag (the flag wins).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn settings_saved_in_the_app_govern_folio_run_and_each_flag_overrides_its_setting() {
     let entry = folio_mcp::testing::server_entry().display().to_string();
-    type Save = Box<dyn Fn(&Shared)>;
-    let rows: Vec<(&str, Save, &str, Expect, &[&str], Expect)> = vec![
-        (
-            "script budget",
-            Box::new(|s: &Shared| s.app_saves(|a| a.script_budget_ms = 1_000)),
-            "/scripts/spin.js",
-            Expect::Fails("1000ms"),
-            &["--run-budget-ms", "5000"],
-            Expect::Ok("spun"),
-        ),
-        (
-            "vision",
-            Box::new(|s: &Shared| {
+    let rows: Vec<Row> = vec![
+        Row {
+            name: "script budget",
+            save: Box::new(|s: &Shared| s.app_saves(|a| a.script_budget_ms = 1_000)),
+            script: "/scripts/spin.js",
+            stored: Expect::Fails("1000ms"),
+            flag: &["--run-budget-ms", "5000"],
+            flagged: Expect::Ok("spun"),
+        },
+        Row {
+            name: "vision",
+            save: Box::new(|s: &Shared| {
                 s.app_saves(|a| {
                     (a.provider, a.model, a.vision_model) = (ProviderName::Openai, "m".into(), "main".into());
                 })
             }),
-            "/scripts/vision.js",
-            Expect::Ok("object"),
-            &["--vision", "off"],
-            Expect::Fails("vision"),
-        ),
-        (
-            "read-only choice",
-            Box::new(|s: &Shared| s.app_opens_read_only()),
-            "/scripts/write.js",
-            Expect::Fails("read-only"),
-            &["--writable"],
-            Expect::Ok("wrote"),
-        ),
-        (
-            "MCP servers",
-            Box::new(move |s: &Shared| s.app_adds_mcp("everything", "node", vec![entry.clone(), "stdio".into()])),
-            "/scripts/mcp.js",
-            Expect::Ok("42"),
-            // A run's own --mcp server joins the stored ones (the stored one still answers).
-            &["--mcp", "other=node /nonexistent/folio/server.js"],
-            Expect::Ok("42"),
-        ),
+            script: "/scripts/vision.js",
+            stored: Expect::Ok("object"),
+            flag: &["--vision", "off"],
+            flagged: Expect::Fails("vision"),
+        },
+        Row {
+            name: "read-only choice",
+            save: Box::new(|s: &Shared| s.app_opens_read_only()),
+            script: "/scripts/write.js",
+            stored: Expect::Fails("read-only"),
+            flag: &["--writable"],
+            flagged: Expect::Ok("wrote"),
+        },
+        Row {
+            name: "MCP servers",
+            save: Box::new(move |s: &Shared| s.app_adds_mcp("everything", "node", vec![entry.clone(), "stdio".into()])),
+            script: "/scripts/mcp.js",
+            stored: Expect::Ok("42"),
+            // A run's own --mcp server joins the stored ones: it is tried (and said not to start).
+            flag: &["--mcp", "other=node /nonexistent/folio/server.js"],
+            flagged: Expect::Ok("env:other is not available"),
+        },
     ];
-    for (name, save, script, stored, flag, flagged) in rows {
+    for Row { name, save, script, stored, flag, flagged } in rows {
         let shared = Shared::new();
         save(&shared);
         let args = ["run", shared.f(), script];

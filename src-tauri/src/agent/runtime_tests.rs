@@ -247,8 +247,7 @@ async fn the_vision_setting_reaches_a_folder_opened_after_it_or_says_why_not() {
         let settings = AgentSettings { vision_model: vision.into(), ..f.host.settings().load().unwrap() };
         f.host.settings().save(SettingsSaveParams { settings, api_key: None }).unwrap();
         let session = Session::open_in(f.host.workspace(), f.folder.path(), None).unwrap();
-        let verbs: Vec<&str> = session.environment().tools().iter().map(|t| t.name).collect();
-        let sees = verbs.contains(&"view_image");
+        let sees = session.environment().tools().iter().any(|t| t.name == "view_image");
         (sees, session.opened().warnings)
     };
     let (sees, warnings) = open_with("");
