@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use folio_workspace::{Overrides, Workspace};
 use tauri::State;
 use tauri::ipc::Channel;
 
@@ -13,9 +14,11 @@ use crate::session::Session;
 /// What opening a folder gives: the session and what to tell the window, or why it failed.
 type Opening = Result<(Session, FolderOpenResponse), String>;
 
-/// The app's state: the open folder, if any, and where per-folder state lives.
+/// The app's state: the workspace, the open folder, if any, and where per-folder state lives.
 #[derive(Default)]
 pub struct AppState {
+    /// The person's Folio under the state root (store, keys, settings), opened on first use.
+    workspace: std::sync::OnceLock<Workspace>,
     /// The open folder. Read it through [`AppState::session`], which waits for the start-up open.
     session: Mutex<Option<Arc<Session>>>,
     /// Where per-folder state lives (`None`: the default state directory).
@@ -36,11 +39,20 @@ impl AppState {
         AppState { state_dir, ..AppState::default() }
     }
 
+    /// The workspace under the state root (the same store, keys and settings `folio` uses).
+    pub fn workspace(&self) -> Result<Workspace, String> {
+        if let Some(ws) = self.workspace.get() {
+            return Ok(ws.clone());
+        }
+        let ws = Workspace::open(self.state_dir.clone(), Overrides::default()).map_err(|e| e.to_string())?;
+        Ok(self.workspace.get_or_init(|| ws).clone())
+    }
+
     /// Starts opening `folder` on a thread; every command that needs the folder waits for it.
     pub fn open_in_background(&self, folder: PathBuf) {
-        let state_dir = self.state_dir.clone();
+        let workspace = self.workspace();
         let spawned = std::thread::Builder::new().name("folio-open".into()).spawn(move || {
-            let opened = open_session(state_dir, &folder.to_string_lossy(), None);
+            let opened = open_session(&workspace?, &folder.to_string_lossy(), None);
             crate::trace_stage("folder opened");
             opened
         });
@@ -86,31 +98,18 @@ impl AppState {
     /// when the recent list remembers it was last opened that way.
     pub fn open(&self, path: &str, read_only: Option<bool>) -> Result<FolderOpenResponse, String> {
         self.settle();
-        let (session, opened) = open_session(self.state_dir.clone(), path, read_only)?;
+        let (session, opened) = open_session(&self.workspace()?, path, read_only)?;
         *self.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(session));
         Ok(opened)
     }
 }
 
-/// Opens the folder at `path` under `state_dir`, and remembers it in the recent list.
-fn open_session(state_dir: Option<PathBuf>, path: &str, read_only: Option<bool>) -> Opening {
-    let tauri::async_runtime::RuntimeHandle::Tokio(handle) = tauri::async_runtime::handle();
-    let folder = PathBuf::from(path);
-    // The vision model's requests join the conversation's ledger through the session's queue.
-    let events = folio_agent::HostEvents::default();
-    let (vision, vision_warning) =
-        crate::agent::settings::vision_for_folder(state_dir.as_deref(), &folder, &handle, events.ledger_sink());
-    let remembered = || {
-        let real = std::fs::canonicalize(&folder).unwrap_or_else(|_| folder.clone());
-        crate::review::recent::read_only_choice(state_dir.as_deref(), &real).unwrap_or(false)
-    };
-    let read_only = read_only.unwrap_or_else(remembered);
-    let (budget_ms, budget_warning) = crate::agent::settings::script_budget_for_folder(state_dir.as_deref());
-    let session = Session::open_with_events(&folder, state_dir.clone(), vision, read_only, budget_ms, events)?;
+/// Opens the folder at `path` in `ws` (what folio-workspace stores for it applied; read-only as
+/// `read_only` says, else as remembered), and remembers it in the recent list.
+fn open_session(ws: &Workspace, path: &str, read_only: Option<bool>) -> Opening {
+    let session = Session::open_in(ws, &PathBuf::from(path), read_only)?;
     let mut opened = session.opened();
-    opened.warnings.extend(vision_warning);
-    opened.warnings.extend(budget_warning);
-    if let Err(e) = crate::review::recent::remember(state_dir.as_deref(), session.folder(), read_only) {
+    if let Err(e) = ws.remember(session.folder(), session.read_only()) {
         opened.warnings.push(format!("the recent-folders list could not be updated: {e}"));
     }
     // The preview cache stays bounded; it is trimmed off the start's path.

@@ -1,12 +1,13 @@
-//! One open folder: the working environment over it and everything the commands do with it.
-//! Nothing here knows Tauri, so the logic is tested with plain function calls.
+//! One open folder: the folder as folio-workspace opens it for the app, and everything the
+//! commands do with it. Nothing here but the runtime handle knows Tauri, so the logic is tested
+//! with plain function calls.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use folio_env::{Environment, OnProgress, ProgressLine, Stream, Zone};
-use folio_host::{Host, Seams};
 use folio_vfs::{Change, ChangeKind, Kind, Selection, Tree, VPath};
+use folio_workspace::{Asking, Folder, FolderOptions, Overrides, Shell, Workspace};
 
 use crate::api::*;
 
@@ -21,18 +22,10 @@ pub type ProgressSink = Box<dyn Fn(ScriptProgressNotification) + Send>;
 
 /// An open folder.
 pub struct Session {
-    env: Arc<Environment>,
-    folder: PathBuf,
+    /// The folder as folio-workspace opened it: the environment with the stored vision, budget,
+    /// MCP servers and read-only choice applied, the agent's event queue, its turns.
+    opened: Arc<Folder>,
     progress: Arc<Mutex<Option<ProgressSink>>>,
-    /// The agent's side of the environment: script lines, hand-offs and questions of a turn.
-    agent_events: folio_agent::HostEvents,
-    /// What building the host found worth saying (a torn doctor cache…), shown with the
-    /// environment's own warnings.
-    host_warnings: Vec<String>,
-    /// The folder is open read-only: every change to it is refused, nothing becomes pending.
-    read_only: bool,
-    /// env:motion's browser and encoder (the scene previews render stills through it).
-    motion: Arc<folio_motion::modules::MotionHost>,
 }
 
 fn vpath(raw: &str) -> Result<VPath, String> {
@@ -99,50 +92,18 @@ fn parent(path: &str) -> &str {
 }
 
 impl Session {
-    /// Opens `folder` with the rendering capabilities wired in, keeping per-folder state under
-    /// `state_dir` (`None`: the default state directory).
+    /// Opens `folder` in the workspace under `state_dir` (`None`: the default state directory)
+    /// with what it stores for the folder; tests and the corpus suite open sessions so.
     pub fn open(folder: &Path, state_dir: Option<PathBuf>) -> Result<Session, String> {
-        Session::open_with(folder, state_dir, None, false)
+        let ws = Workspace::open(state_dir, Overrides::default()).map_err(|e| e.to_string())?;
+        Session::open_in(&ws, folder, None)
     }
 
-    /// As [`Session::open`], with how the agent sees images (`view_image` and `env:vision`, from
-    /// the vision setting), and read-only when `read_only` is set (the environment's
-    /// `read_only_folder`: every change the agent or a script attempts is refused with the way
-    /// out, `/tmp` still works, nothing becomes pending).
-    pub fn open_with(
-        folder: &Path,
-        state_dir: Option<PathBuf>,
-        vision: Option<folio_agent::VisionSetup>,
-        read_only: bool,
-    ) -> Result<Session, String> {
-        Session::open_budgeted(folder, state_dir, vision, read_only, DEFAULT_SCRIPT_BUDGET_MS)
-    }
-
-    /// As [`Session::open_with`], each script run (the agent's and the catalogue's) given
-    /// `run_budget_ms` of wall-clock time; a refusal or a stop at the budget names Settings →
-    /// Script run budget as the way to raise it.
-    pub fn open_budgeted(
-        folder: &Path,
-        state_dir: Option<PathBuf>,
-        vision: Option<folio_agent::VisionSetup>,
-        read_only: bool,
-        run_budget_ms: u64,
-    ) -> Result<Session, String> {
-        let events = folio_agent::HostEvents::default();
-        Session::open_with_events(folder, state_dir, vision, read_only, run_budget_ms, events)
-    }
-
-    /// As [`Session::open_budgeted`], with the agent's event queue made beforehand, so the vision
-    /// client built before the session can ledger its requests into it
-    /// ([`folio_agent::HostEvents::ledger_sink`]).
-    pub fn open_with_events(
-        folder: &Path,
-        state_dir: Option<PathBuf>,
-        vision: Option<folio_agent::VisionSetup>,
-        read_only: bool,
-        run_budget_ms: u64,
-        agent_events: folio_agent::HostEvents,
-    ) -> Result<Session, String> {
+    /// Opens `folder` through `ws` (folio-workspace applies the stored vision model, script run
+    /// budget, MCP servers and — unless `read_only` says — the remembered read-only choice), the
+    /// agent's questions answered through the transcript, a budget refusal naming Settings →
+    /// Script run budget, and script console lines also sent to the catalogue's sink.
+    pub fn open_in(ws: &Workspace, folder: &Path, read_only: Option<bool>) -> Result<Session, String> {
         if !folder.is_dir() {
             return Err(format!(
                 "{} is not a folder Folio can open — choose an existing folder with Open Folder",
@@ -151,9 +112,7 @@ impl Session {
         }
         let progress: Arc<Mutex<Option<ProgressSink>>> = Arc::new(Mutex::new(None));
         let sink = progress.clone();
-        let agent_progress = agent_events.progress_callback();
         let on_progress: OnProgress = Arc::new(move |batch: &[ProgressLine]| {
-            agent_progress(batch);
             let guard = sink.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some(send) = guard.as_ref() {
                 for line in batch {
@@ -166,70 +125,64 @@ impl Session {
                 }
             }
         });
-        let (seam, modules) = match vision {
-            Some(v) => (Some(v.seam), v.modules),
-            None => (None, Vec::new()),
-        };
-        // The host's own error says it is a Folio bug and what to report.
-        // The MCP servers in scope for this folder, each env:<name> (one that fails is a warning).
-        let mcp = crate::agent::mcp_mount::mount_for(folder, state_dir.as_deref());
-        let host = Host::builder().state_dir(state_dir).modules(modules).mcp(mcp).build().map_err(|e| e.to_string())?;
-        let seams = Seams {
+        let options = FolderOptions {
             on_progress: Some(on_progress),
-            presenter: Some(Arc::new(folio_env::KeepPresented)),
-            asker: Some(agent_events.asker()),
-            vision: seam,
-            read_only_folder: read_only,
-            run_budget_ms: Some(run_budget_ms),
+            asking: Asking::Events,
             budget_raise: Some(BUDGET_RAISE.to_owned()),
-            ..Seams::default()
+            shell: Some(Shell::App),
+            read_only,
         };
-        let env =
-            host.open_folder(folder, seams).map_err(|e| format!("{} could not be opened: {e}", folder.display()))?;
-        let folder = env.overlay().map(|o| o.root().to_path_buf()).unwrap_or_else(|| folder.to_path_buf());
-        let host_warnings = host.warnings().to_vec();
-        let motion = Arc::clone(host.motion());
-        Ok(Session { env: Arc::new(env), folder, progress, agent_events, host_warnings, read_only, motion })
+        let tauri::async_runtime::RuntimeHandle::Tokio(handle) = tauri::async_runtime::handle();
+        let opened = ws.open_folder(folder, options, &handle).map_err(|e| e.to_string())?;
+        Ok(Session { opened: Arc::new(opened), progress })
+    }
+
+    /// The folder as folio-workspace opened it (its turns run through [`Folder::turn`]).
+    pub fn opened_folder(&self) -> &Arc<Folder> {
+        &self.opened
     }
 
     /// The working environment (the agent loop shares it).
     pub fn environment(&self) -> &Arc<Environment> {
-        &self.env
+        self.opened.environment()
     }
 
     /// env:motion as this folder's host found it (browser, encoder).
     pub fn motion(&self) -> &Arc<folio_motion::modules::MotionHost> {
-        &self.motion
+        self.opened.motion()
     }
 
     /// The queue between the environment and an agent turn (script lines, hand-offs, questions).
     pub fn agent_events(&self) -> &folio_agent::HostEvents {
-        &self.agent_events
+        self.opened.events()
     }
 
     /// True when the folder is open read-only.
     pub fn read_only(&self) -> bool {
-        self.read_only
+        self.opened.read_only()
     }
 
     /// The folder's absolute path.
     pub fn folder(&self) -> &Path {
-        &self.folder
+        self.opened.root()
     }
 
-    /// What opening the folder found.
+    /// What opening the folder found: the workspace's warnings (a vision model without a key,
+    /// a server that did not mount, a torn cache) and, apart, what crash recovery did.
     pub fn opened(&self) -> FolderOpenResponse {
+        let folder = self.folder();
+        let recovery = self.environment().overlay().and_then(|o| o.recovery()).map(|r| r.to_string());
         FolderOpenResponse {
-            folder: self.folder.display().to_string(),
-            name: self.folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "/".into()),
-            warnings: self.host_warnings.iter().chain(self.env.warnings()).cloned().collect(),
-            recovery: self.env.overlay().and_then(|o| o.recovery()).map(|r| r.to_string()),
-            read_only: self.read_only,
+            folder: folder.display().to_string(),
+            name: folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "/".into()),
+            warnings: self.opened.warnings().iter().filter(|w| Some(*w) != recovery.as_ref()).cloned().collect(),
+            recovery,
+            read_only: self.read_only(),
         }
     }
 
     fn changes(&self) -> Result<Vec<Change>, String> {
-        match self.env.overlay() {
+        match self.environment().overlay() {
             Some(overlay) => overlay.pending().map_err(|e| format!("the pending changes could not be read: {e}")),
             None => Ok(Vec::new()),
         }
@@ -240,12 +193,12 @@ impl Session {
         let changes: Vec<PendingChange> = self.changes()?.iter().map(pending_change).collect();
         let conflicts = changes.iter().filter(|c| c.conflict.is_some()).count() as u32;
         Ok(StatusGetResponse {
-            folder: Some(self.folder.display().to_string()),
+            folder: Some(self.folder().display().to_string()),
             changes,
             conflicts,
             notice: None,
             opened: None,
-            read_only: self.read_only,
+            read_only: self.read_only(),
         })
     }
 
@@ -255,7 +208,7 @@ impl Session {
     pub fn list(&self, dir: &str) -> Result<TreeListResponse, String> {
         let at = vpath(dir)?;
         let dir = at.to_string();
-        let entries = self.env.tree().list(&at).map_err(|e| format!("{dir} could not be listed: {e}"))?;
+        let entries = self.environment().tree().list(&at).map_err(|e| format!("{dir} could not be listed: {e}"))?;
         let changes = self.changes()?;
         let mut rows: Vec<TreeEntry> = entries
             .into_iter()
@@ -292,7 +245,7 @@ impl Session {
     /// A file's text for the preview pane.
     pub fn read(&self, raw: &str) -> Result<FileReadResponse, String> {
         let at = vpath(raw)?;
-        let bytes = self.env.tree().read(&at).map_err(|e| format!("{at} could not be read: {e}"))?;
+        let bytes = self.environment().tree().read(&at).map_err(|e| format!("{at} could not be read: {e}"))?;
         let name = at.to_string();
         let extension = name.rsplit_once('.').map(|(_, ext)| ext).filter(|ext| !ext.contains('/'));
         let media_type = folio_env::media_type(extension, &bytes);
@@ -317,13 +270,13 @@ impl Session {
     /// The script catalogue: `ls /scripts` with each script's one-liner.
     pub fn scripts(&self) -> Result<ScriptsListResponse, String> {
         let dir = vpath("/scripts")?;
-        if !self.env.tree().exists(&dir).map_err(|e| format!("/scripts could not be read: {e}"))? {
+        if !self.environment().tree().exists(&dir).map_err(|e| format!("/scripts could not be read: {e}"))? {
             return Ok(ScriptsListResponse { scripts: Vec::new() });
         }
-        let entries = self.env.tree().list(&dir).map_err(|e| format!("/scripts could not be listed: {e}"))?;
+        let entries = self.environment().tree().list(&dir).map_err(|e| format!("/scripts could not be listed: {e}"))?;
         // `ls` carries each script's one-liner; the tree decides what is a script, so a `.d.ts`
         // sibling, a test or a data file never shows as runnable.
-        let reply = self.env.call("ls", serde_json::json!({"path": "/scripts"}));
+        let reply = self.environment().call("ls", serde_json::json!({"path": "/scripts"}));
         let summaries: std::collections::HashMap<String, String> = reply
             .message
             .lines()
@@ -356,7 +309,7 @@ impl Session {
             ));
         }
         *self.progress.lock().unwrap_or_else(PoisonError::into_inner) = Some(progress);
-        let report = self.env.run_script(&params.path, args, None, None);
+        let report = self.environment().run_script(&params.path, args, None, None);
         *self.progress.lock().unwrap_or_else(PoisonError::into_inner) = None;
         let report = report.map_err(|e| format!("{} could not run: {e}", params.path))?;
         let pending = self.changes()?.len() as u32;
@@ -379,7 +332,7 @@ impl Session {
 
     /// Writes the selected changes into the folder.
     pub fn commit(&self, params: &CommitApplyParams) -> Result<CommitApplyResponse, String> {
-        let overlay = self.env.overlay().ok_or("this folder has no pending changes to commit")?;
+        let overlay = self.environment().overlay().ok_or("this folder has no pending changes to commit")?;
         let selection = Self::selection(&params.paths, "commit")?;
         let overwrite: Vec<VPath> = params.overwrite.iter().map(|p| vpath(p)).collect::<Result<_, _>>()?;
         let report = overlay.commit(&selection, &overwrite).map_err(|e| {
@@ -399,7 +352,7 @@ impl Session {
 
     /// Throws the selected changes away; the folder is not touched.
     pub fn discard(&self, params: &DiscardApplyParams) -> Result<DiscardApplyResponse, String> {
-        let overlay = self.env.overlay().ok_or("this folder has no pending changes to discard")?;
+        let overlay = self.environment().overlay().ok_or("this folder has no pending changes to discard")?;
         let selection = Self::selection(&params.paths, "discard")?;
         let dropped = overlay.discard(&selection).map_err(|e| format!("the discard stopped: {e}"))?;
         Ok(DiscardApplyResponse { discarded: dropped.iter().map(|p| p.to_string()).collect() })

@@ -26,7 +26,7 @@ fn settings_round_trip_and_test_connection_through_ipc() {
     assert_eq!(view.settings.max_turns, 120);
 
     let settings = AgentSettings {
-        provider: "openai".into(),
+        provider: ProviderName::Openai,
         model: "fake-model".into(),
         base_url: format!("{}/v1", server.base),
         vision_model: String::new(),
@@ -101,7 +101,7 @@ fn the_provider_rows_fix_in_the_doctor_panel_works_when_followed() {
         doctor.rows.into_iter().find(|r| r.name == "provider").unwrap()
     };
     let mut settings = AgentSettings {
-        provider: "ollama".into(),
+        provider: ProviderName::Ollama,
         model: String::new(),
         base_url: String::new(),
         vision_model: String::new(),
@@ -129,7 +129,7 @@ const CHANNEL: &str = "__CHANNEL__:4242";
 /// Saves a keyless local-server provider (no key is ever saved here) at `base_url`, with `vision`.
 fn provider_at(app: &mock::App, base_url: &str, vision: &str) {
     let settings = AgentSettings {
-        provider: "ollama".into(),
+        provider: ProviderName::Ollama,
         model: "fake-model".into(),
         base_url: base_url.into(),
         vision_model: vision.into(),
@@ -216,7 +216,7 @@ fn local_only_refuses_a_remote_provider_before_connecting_and_allows_loopback() 
     assert_eq!(server.requests().len(), 1);
     // The connection test asks the same boundary.
     let far = AgentSettings {
-        provider: "ollama".into(),
+        provider: ProviderName::Ollama,
         model: "fake-model".into(),
         base_url: "http://10.255.255.1:9/v1".into(),
         vision_model: String::new(),

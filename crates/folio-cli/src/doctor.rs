@@ -33,6 +33,21 @@ impl ProviderEnv {
             secrets: root.map_or_else(folio_store::Secrets::default, |r| folio_workspace::keys::secrets_for(&r)),
         }
     }
+
+    /// The provider `folio ask` would use in `ws`: its settings under the one rule (saved in the
+    /// app or with `folio settings set`, else the `FOLIO_*` defaults), with its keys. Settings
+    /// that cannot be resolved (an unknown `FOLIO_PROVIDER`) leave the variables as they are, so
+    /// the row names them.
+    fn from_workspace(ws: &folio_workspace::Workspace) -> ProviderEnv {
+        let mut env = ProviderEnv::from_process(Some(ws.root().to_path_buf()));
+        env.secrets = ws.secrets().clone();
+        if let Ok(settings) = ws.settings() {
+            env.provider = Some(settings.provider.as_str().to_owned());
+            env.model = settings.model().map(str::to_owned);
+            env.base_url = settings.base_url().map(str::to_owned);
+        }
+        env
+    }
 }
 
 /// `--render-test`: env:motion renders its built-in scene on this host (a still, then 60 frames
@@ -87,7 +102,8 @@ fn provider(ok: bool, detail: String, fix: String) -> doctor::Capability {
     doctor::Capability { name: "provider".into(), ok, required: false, detail, fix }
 }
 
-/// The model provider `folio ask` would use (`FOLIO_PROVIDER`, default anthropic): whether it
+/// The model provider `folio ask` would use (the stored settings, else `FOLIO_PROVIDER`, default
+/// anthropic — [`ProviderEnv::from_workspace`]): whether it
 /// can start — its key is found, or (for a local server) a model is named. Optional: rendering
 /// works without one. No request is made. Each fix line, followed, turns the row green (the
 /// CLI's doctor tests follow every one).
@@ -138,7 +154,6 @@ fn provider_row(env: &ProviderEnv) -> doctor::Capability {
 }
 
 pub(crate) fn run(state_dir: Option<PathBuf>, json: bool, render_test: bool) -> Result<ExitCode> {
-    let state_dir_for_keys = state_dir.clone();
     // The app's rows: every capability, then one per MCP server in scope (connected afresh).
     let ws = folio_workspace::Workspace::open(state_dir, folio_workspace::Overrides::default())?;
     let runtime = crate::flags::runtime()?;
@@ -146,7 +161,7 @@ pub(crate) fn run(state_dir: Option<PathBuf>, json: bool, render_test: bool) -> 
     for warning in warnings {
         eprintln!("folio: warning: {warning}");
     }
-    rows.push(provider_row(&ProviderEnv::from_process(state_dir_for_keys)));
+    rows.push(provider_row(&ProviderEnv::from_workspace(&ws)));
     if render_test {
         rows.push(render_test_row());
     }

@@ -36,7 +36,7 @@ pub(crate) enum SettingsCommand {
         /// Model calls per request before the run stops.
         #[arg(long, value_name = "N")]
         max_turns: Option<u32>,
-        /// The script run budget in milliseconds (1000–1800000).
+        /// The script run budget in milliseconds (1000–3600000: 1 s to 60 min).
         #[arg(long, value_name = "MS")]
         run_budget_ms: Option<u64>,
     },

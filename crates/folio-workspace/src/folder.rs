@@ -42,6 +42,9 @@ pub struct FolderOptions {
     pub budget_raise: Option<String>,
     /// Which shell opens it (named by the turn lock).
     pub shell: Option<Shell>,
+    /// The person's choice for this opening (the app's Open Read-only), over the workspace's
+    /// `--read-only-folder`/`--writable` flag and the remembered choice; `None` leaves them.
+    pub read_only: Option<bool>,
 }
 
 /// An open folder.
@@ -53,6 +56,7 @@ pub struct Folder {
     read_only: bool,
     warnings: Vec<String>,
     shell: Shell,
+    motion: Arc<folio_motion::modules::MotionHost>,
 }
 
 impl Workspace {
@@ -85,7 +89,7 @@ impl Workspace {
             }
         };
         let budget = settings.as_ref().map_or(DEFAULT_SCRIPT_BUDGET_MS, |s| s.script_budget_ms);
-        let read_only = match overrides.read_only_folder {
+        let read_only = match options.read_only.or(overrides.read_only_folder) {
             Some(choice) => choice,
             None => self.read_only_choice(&real).or_else(|_| self.read_only_choice(folder)).unwrap_or_else(|e| {
                 warnings.push(format!("the folder's read-only choice could not be read ({e}); it opens writable"));
@@ -156,6 +160,7 @@ impl Workspace {
             read_only,
             warnings,
             shell: options.shell.unwrap_or(Shell::Cli),
+            motion: Arc::clone(host.motion()),
         })
     }
 
@@ -184,17 +189,10 @@ impl Workspace {
 }
 
 impl Folder {
-    /// A folder whose environment the shell opened itself (the app's session), so its turns run
-    /// through [`Folder::turn`] too.
-    pub fn from_parts(
-        ws: Workspace,
-        env: Arc<Environment>,
-        events: folio_agent::HostEvents,
-        read_only: bool,
-        shell: Shell,
-    ) -> Folder {
-        let root = env.overlay().map(|o| o.root().to_path_buf()).unwrap_or_default();
-        Folder { ws, env, root, events, read_only, warnings: Vec::new(), shell }
+    /// env:motion as this folder's host found it (browser, encoder: the app's scene previews
+    /// render stills through it).
+    pub fn motion(&self) -> &Arc<folio_motion::modules::MotionHost> {
+        &self.motion
     }
 
     /// The workspace it was opened from.

@@ -261,6 +261,11 @@ impl Workspace {
         recent::read_only_choice(&self.inner.store, folder).map_err(|e| self.store_error(e))
     }
 
+    /// The remembered folders, newest first.
+    pub fn recent(&self) -> Result<Vec<recent::Recent>, WorkspaceError> {
+        recent::list(&self.inner.store).map_err(|e| self.store_error(e))
+    }
+
     /// Puts `folder` first in the recent list, remembering whether it was opened `read_only`.
     pub fn remember(&self, folder: &Path, read_only: bool) -> Result<(), WorkspaceError> {
         recent::remember(&self.inner.store, folder, read_only).map_err(|e| self.store_error(e))

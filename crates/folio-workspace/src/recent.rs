@@ -74,3 +74,33 @@ pub fn list(store: &Store) -> Result<Vec<Recent>, StoreError> {
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn newest_first_without_duplicates_capped_and_persisted() {
+        let state = tempfile::tempdir().unwrap();
+        let store = Store::open(&state.path().join("folio.sqlite")).unwrap();
+        let a = tempfile::tempdir().unwrap();
+        for i in 0..MAX_RECENT + 2 {
+            remember(&store, &a.path().join(format!("f{i}")), i == 0).unwrap();
+        }
+        remember(&store, a.path(), true).unwrap();
+        remember(&store, &a.path().join("f5"), false).unwrap();
+        let list = list(&Store::open(&state.path().join("folio.sqlite")).unwrap()).unwrap();
+        assert_eq!(list.len(), MAX_RECENT);
+        assert_eq!(list[0].path, a.path().join("f5").display().to_string());
+        assert_eq!(list[1].path, a.path().display().to_string());
+        assert!(list[1].exists && !list[0].exists, "missing folders are flagged");
+        assert_eq!(list.iter().filter(|f| f.name == "f5").count(), 1);
+        // The read-only choice is remembered per folder, and forgotten with the folder (f0 fell off).
+        assert!(list[1].read_only && !list[0].read_only);
+        assert!(read_only_choice(&store, a.path()).unwrap());
+        assert!(!read_only_choice(&store, &a.path().join("f0")).unwrap());
+        remember(&store, a.path(), false).unwrap();
+        assert!(!read_only_choice(&store, a.path()).unwrap(), "reopening writable forgets the choice");
+    }
+}

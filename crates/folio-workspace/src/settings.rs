@@ -99,22 +99,30 @@ fn default_script_budget_ms() -> u64 {
     DEFAULT_SCRIPT_BUDGET_MS
 }
 
-/// The agent's settings, as stored (camelCase keys: the app's dialog reads the same value).
+/// The agent's settings, as stored — and as the app's Settings dialog sends and shows them (the
+/// desktop's `AgentSettings`, its TypeScript type generated from this one with the `ts` feature).
+/// The API key is not among them: it lives in the keychain or the key file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "AgentSettings"))]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
-    /// The provider.
+    /// The provider's name (one of the presets').
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub provider: ProviderName,
     /// The model id; empty for the provider's default.
     pub model: String,
     /// Another endpoint speaking the provider's API; empty for the provider's own.
     pub base_url: String,
-    /// How the agent sees images: empty (it does not), `main`, or `PROVIDER:MODEL`.
+    /// How the agent sees images: empty (it does not), `main`, or `PROVIDER:MODEL`. Applies to
+    /// folders opened after it is saved.
     pub vision_model: String,
-    /// Model calls per request before the run stops and offers to continue.
+    /// The run budget: model calls per request before the agent stops and offers Continue.
     pub max_turns: u32,
-    /// The wall-clock milliseconds one script run may take.
+    /// The script run budget: the wall-clock milliseconds one script run may take (the agent's
+    /// and the catalogue's alike), from 1 s to 60 min; 30 s when never saved. Applies to folders
+    /// opened after it is saved.
     #[serde(default = "default_script_budget_ms")]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub script_budget_ms: u64,
 }
 

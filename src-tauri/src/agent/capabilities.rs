@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use folio_host::mcp::{self, McpConfig, Scope, ServerConfig, Setting, SettingKind, SettingValue, TransportConfig};
 use tauri::State;
 
-use super::mcp_mount::{boundary, refusal, root};
 use crate::api::*;
 use crate::commands::{AppState, blocking};
-use folio_workspace::mcp::lookup;
+use folio_workspace::keys::secrets_for;
+use folio_workspace::mcp::{boundary, lookup, refusal};
 
 fn row(s: &Setting) -> McpSettingRow {
     match &s.value {
@@ -138,7 +138,7 @@ pub fn save(root: &Path, params: &CapabilitiesSaveParams) -> Result<(), String> 
     let (server, values) = from_form(&params.server, previous.as_ref())?;
     let others: Vec<&str> = config.servers.iter().map(|s| s.name.as_str()).filter(|n| Some(*n) != replacing).collect();
     mcp::check_name(&server.name, others.iter().copied()).map_err(|e| e.to_string())?;
-    let secrets = super::settings::secrets_for(root);
+    let secrets = secrets_for(root);
     for (reference, value) in &values {
         secrets.set(reference, value)?;
     }
@@ -157,7 +157,7 @@ pub fn remove(root: &Path, name: &str) -> Result<(), String> {
     };
     let removed = config.servers.remove(at);
     config.save(root).map_err(|e| e.to_string())?;
-    let secrets = super::settings::secrets_for(root);
+    let secrets = secrets_for(root);
     for reference in removed.secret_references() {
         let _ = secrets.set(&reference, "");
     }
@@ -191,7 +191,7 @@ pub async fn test(root: &Path, form: &McpServerForm) -> CapabilitiesTestResponse
         Err(e) => return fail(e),
     };
     let typed: std::collections::HashMap<String, String> = values.into_iter().collect();
-    let secrets = super::settings::secrets_for(root);
+    let secrets = secrets_for(root);
     let resolve = |reference: &str| typed.get(reference).cloned().or_else(|| lookup(&secrets)(reference));
     let transport = match server.resolve(&resolve) {
         Ok(t) => t,
@@ -247,7 +247,7 @@ fn current_folder(app: &AppState) -> Option<PathBuf> {
 /// `capabilities.get`: the servers, and the open folder.
 #[tauri::command]
 pub async fn capabilities_get(app: State<'_, AppState>) -> Result<CapabilitiesGetResponse, CommandError> {
-    let root = root(app.state_dir.as_deref())?;
+    let root = app.workspace()?.root().to_path_buf();
     let folder = current_folder(&app);
     blocking(move || view(&root, folder.as_deref(), Vec::new())).await
 }
@@ -258,7 +258,7 @@ pub async fn capabilities_save(
     app: State<'_, AppState>,
     params: CapabilitiesSaveParams,
 ) -> Result<CapabilitiesGetResponse, CommandError> {
-    let root = root(app.state_dir.as_deref())?;
+    let root = app.workspace()?.root().to_path_buf();
     let saved = root.clone();
     blocking(move || save(&saved, &params)).await?;
     let warnings = reopen(&app);
@@ -271,7 +271,7 @@ pub async fn capabilities_remove(
     app: State<'_, AppState>,
     params: CapabilitiesRemoveParams,
 ) -> Result<CapabilitiesGetResponse, CommandError> {
-    let root = root(app.state_dir.as_deref())?;
+    let root = app.workspace()?.root().to_path_buf();
     let saved = root.clone();
     blocking(move || remove(&saved, &params.name)).await?;
     let warnings = reopen(&app);
@@ -284,7 +284,7 @@ pub async fn capabilities_enable(
     app: State<'_, AppState>,
     params: CapabilitiesEnableParams,
 ) -> Result<CapabilitiesGetResponse, CommandError> {
-    let root = root(app.state_dir.as_deref())?;
+    let root = app.workspace()?.root().to_path_buf();
     let saved = root.clone();
     blocking(move || enable(&saved, &params.name, params.enabled)).await?;
     let warnings = reopen(&app);
@@ -297,6 +297,6 @@ pub async fn capabilities_test(
     app: State<'_, AppState>,
     params: CapabilitiesTestParams,
 ) -> Result<CapabilitiesTestResponse, CommandError> {
-    let root = root(app.state_dir.as_deref())?;
+    let root = app.workspace()?.root().to_path_buf();
     Ok(test(&root, &params.server).await)
 }

@@ -2,7 +2,6 @@
 //! over a `Channel`; when the window is in the background, a question that waits or a long turn
 //! that ends raises an OS notification.
 
-use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -24,21 +23,13 @@ pub struct AgentState {
 }
 
 impl AgentState {
-    /// The agent host, opening the store under the app's state root the first time.
+    /// The agent host over the app's workspace, made the first time.
     pub fn host(&self, app: &AppState) -> Result<Arc<AgentHost>, CommandError> {
         if let Some(host) = self.host.get() {
             return Ok(host.clone());
         }
-        let root = state_root(app)?;
-        let host = Arc::new(AgentHost::open(&root)?);
+        let host = Arc::new(AgentHost::new(app.workspace()?));
         Ok(self.host.get_or_init(|| host).clone())
-    }
-}
-
-fn state_root(app: &AppState) -> Result<PathBuf, CommandError> {
-    match &app.state_dir {
-        Some(dir) => Ok(dir.clone()),
-        None => Ok(folio_vfs::default_state_root()?),
     }
 }
 
@@ -62,7 +53,7 @@ pub async fn settings_get(
     agent: State<'_, AgentState>,
 ) -> Result<SettingsGetResponse, CommandError> {
     let host = agent.host(&app)?;
-    blocking(move || Ok::<_, CommandError>(host.settings().view())).await
+    blocking(move || host.settings().view()).await
 }
 
 /// `settings.save`: saves the settings and, when given, the key (keychain, or the key file).
@@ -183,9 +174,8 @@ pub async fn doctor_get(
     agent: State<'_, AgentState>,
 ) -> Result<DoctorGetResponse, CommandError> {
     let host = agent.host(&app)?;
-    let state_dir = app.state_dir.clone();
     let folder = app.current().ok().map(|s| s.folder().to_path_buf());
-    blocking(move || Ok::<_, CommandError>(super::doctor::rows(state_dir, host.settings(), folder.as_deref()))).await
+    blocking(move || Ok::<_, CommandError>(super::doctor::rows(&host, folder.as_deref()))).await
 }
 
 /// `handoff.save`: writes a presented file's bytes (pending or committed) to a place the person

@@ -1,22 +1,15 @@
-//! What crosses the boundary, on the app's side: the stored boundary a turn runs behind, and the
-//! egress ledger's entries as the transcript's "What was sent" rows.
-//!
-//! **The boundary.** Every turn reads the folder's boundary from the store afresh
-//! ([`folder_boundary`]: the global network mode, the folder's own mode and its never-send list,
-//! the same [`folio_store::Store::boundary`] `folio ask` uses), so a change in Settings → Privacy
-//! takes effect at the next turn. A store that cannot be read refuses the turn with the path and
-//! the fix: a turn never runs behind less than what the person set.
+//! What crosses the boundary, on the app's side: the UI's names of the network modes, and the
+//! egress ledger's entries as the transcript's "What was sent" rows. (The boundary a turn runs
+//! behind is folio-workspace's `Workspace::boundary`, read afresh each turn, as `folio ask` reads
+//! it: a store that cannot be read refuses the turn with the path and the fix.)
 //!
 //! **The ledger rows.** The client records each request as it sends it
 //! ([`folio_agent::LedgerEntry`]); the runtime stores the entry with the conversation, whole, and
 //! the transcript gets [`sent`]: the same request with each text cut to a one-line preview and its
 //! length, so a long conversation's panel stays light while the store keeps everything.
 
-use std::path::Path;
-
 use folio_agent::{LedgerEntry, LedgerItem, Purpose, Role};
-use folio_boundary::{Boundary, ModeSource, NetworkMode};
-use folio_store::Store;
+use folio_boundary::{ModeSource, NetworkMode};
 
 use crate::api::{
     ModeSourceName, NetworkModeName, SentImage, SentItem, SentItemKind, SentPurpose, SentRequest, SentSource,
@@ -24,27 +17,6 @@ use crate::api::{
 
 /// The longest preview of an item's text, in characters.
 const PREVIEW_CHARS: usize = 160;
-
-/// The boundary a turn in `folder` runs behind, read from `store` (kept at `store_path`). An
-/// unreadable store is refused with where it is and the fix, never treated as "open".
-pub fn folder_boundary(store: &Store, store_path: &Path, folder: &Path) -> Result<Boundary, String> {
-    store.boundary(folder).map_err(|e| unreadable(store_path, &e))
-}
-
-/// The boundary outside any folder (the global mode alone), read as [`folder_boundary`] reads.
-pub fn global_boundary(store: &Store, store_path: &Path) -> Result<Boundary, String> {
-    store
-        .global_mode()
-        .map_err(|e| unreadable(store_path, &e))
-        .and_then(|mode| Boundary::new(mode, NetworkMode::Open, &[]).map_err(|e| e.to_string()))
-}
-
-fn unreadable(store_path: &Path, e: &dyn std::fmt::Display) -> String {
-    format!(
-        "the privacy settings (local-only mode, never-send paths) could not be read from {}: {e}, so nothing was sent — hint: fix them in Settings → Privacy, or check that the state directory is readable",
-        store_path.display()
-    )
-}
 
 /// The UI's name of a network mode.
 pub fn mode_name(mode: NetworkMode) -> NetworkModeName {

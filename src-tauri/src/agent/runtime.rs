@@ -32,12 +32,9 @@ struct Running {
 
 /// The app's agent side: the store, the settings and the running turns.
 pub struct AgentHost {
-    store: Arc<Store>,
-    /// Where the store is, for messages.
-    store_path: PathBuf,
-    settings: Settings,
-    /// The workspace the turns run through (the same store and keys).
+    /// The workspace the turns run through (the store, keys and settings `folio` uses too).
     workspace: folio_workspace::Workspace,
+    settings: Settings,
     running: Mutex<HashMap<PathBuf, Running>>,
 }
 
@@ -57,24 +54,27 @@ impl Drop for TurnGuard<'_> {
 }
 
 impl AgentHost {
-    /// Opens the store and the settings under `state_root` (the same files `folio ask` uses); keys
-    /// as [`super::settings::secrets_for`] says.
-    pub fn open(state_root: &Path) -> Result<AgentHost, String> {
-        AgentHost::open_with(state_root, super::settings::secrets_for(state_root))
+    /// The agent side of `workspace` (the app's one, [`crate::commands::AppState::workspace`]).
+    pub fn new(workspace: folio_workspace::Workspace) -> AgentHost {
+        let settings = Settings::new(workspace.clone());
+        AgentHost { workspace, settings, running: Mutex::new(HashMap::new()) }
     }
 
-    /// As [`AgentHost::open`], with keys in `secrets`.
+    /// The agent side of a workspace opened under `state_root` with keys in `secrets` (tests
+    /// keep keys in a file: they must never touch the person's keychain).
     pub fn open_with(state_root: &Path, secrets: folio_store::Secrets) -> Result<AgentHost, String> {
         let workspace = folio_workspace::Workspace::open_with(
             state_root.to_path_buf(),
-            secrets.clone(),
+            secrets,
             folio_workspace::Overrides::default(),
         )
         .map_err(|e| e.to_string())?;
-        let store_path = state_root.join("folio.sqlite");
-        let store = workspace.store().clone();
-        let settings = Settings::with_secrets(store.clone(), secrets);
-        Ok(AgentHost { store, store_path, settings, workspace, running: Mutex::new(HashMap::new()) })
+        Ok(AgentHost::new(workspace))
+    }
+
+    /// The workspace.
+    pub fn workspace(&self) -> &folio_workspace::Workspace {
+        &self.workspace
     }
 
     /// The settings.
@@ -84,23 +84,23 @@ impl AgentHost {
 
     /// The store (the update settings live in it beside the agent's).
     pub fn store(&self) -> &Arc<Store> {
-        &self.store
+        self.workspace.store()
     }
 
     /// The boundary a turn in `folder` runs behind, read afresh from the store (Settings →
     /// Privacy applies from the next turn); an unreadable store is an error with its fix.
     pub fn boundary(&self, folder: &Path) -> Result<folio_boundary::Boundary, String> {
-        super::egress::folder_boundary(&self.store, &self.store_path, folder)
+        self.workspace.boundary(folder).map_err(|e| e.to_string())
     }
 
     /// The boundary outside any folder: the global mode alone.
     pub fn global_boundary(&self) -> Result<folio_boundary::Boundary, String> {
-        super::egress::global_boundary(&self.store, &self.store_path)
+        self.workspace.global_boundary().map_err(|e| e.to_string())
     }
 
     /// The conversations over `folder`, most recent first.
     pub fn conversations(&self, folder: &Path) -> Result<ConversationListResponse, String> {
-        let list = self.store.conversations(folder).map_err(|e| e.to_string())?;
+        let list = self.store().conversations(folder).map_err(|e| e.to_string())?;
         Ok(ConversationListResponse {
             conversations: list
                 .into_iter()
@@ -111,9 +111,10 @@ impl AgentHost {
 
     /// A stored conversation's transcript, replayed through the same mapping a live turn uses.
     pub fn replay(&self, id: &str) -> Result<ConversationOpenResponse, String> {
-        let info = self.store.conversation(id).map_err(|e| e.to_string())?;
+        let info = self.store().conversation(id).map_err(|e| e.to_string())?;
         let mut mapper = Mapper::default();
-        let items = self.store.events(id).map_err(|e| e.to_string())?.iter().filter_map(|v| mapper.replay(v)).collect();
+        let items =
+            self.store().events(id).map_err(|e| e.to_string())?.iter().filter_map(|v| mapper.replay(v)).collect();
         let running =
             self.running.lock().unwrap_or_else(PoisonError::into_inner).values().any(|r| r.conversation == id);
         Ok(ConversationOpenResponse { id: info.id, title: info.title, items, running })
@@ -144,8 +145,8 @@ impl AgentHost {
             return Err("there is nothing to send — type a request first".to_owned());
         }
         // A provider the saved settings cannot make is refused with the dialog's fix.
-        let saved = self.settings.load();
-        super::settings::off_runtime(|| self.settings.provider(&saved, None))??;
+        let saved = self.settings.load()?;
+        self.settings.provider(&saved, None)?;
         let cancel = CancellationToken::new();
         // This window's own turn is refused first, with its Stop; a turn in another process is
         // refused by the workspace's turn lock, naming it.
@@ -160,13 +161,7 @@ impl AgentHost {
             running.insert(folder.clone(), Running { conversation: String::new(), cancel: cancel.clone(), events });
         }
         let _guard = TurnGuard { host: self, folder: folder.clone() };
-        let turn = folio_workspace::Folder::from_parts(
-            self.workspace.clone(),
-            session.environment().clone(),
-            session.agent_events().clone(),
-            session.read_only(),
-            folio_workspace::Shell::App,
-        );
+        let turn = session.opened_folder();
         let request = folio_workspace::TurnRequest { conversation: params.conversation_id, text };
         let mut mapper = Mapper::default();
         let mut on_event = |event: folio_workspace::TurnEvent| match event {

@@ -20,39 +20,14 @@ pub struct ProviderPreset {
     pub key_env: Option<String>,
 }
 
-/// The agent's settings, as saved (the API key is not among them: it lives in the keychain).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentSettings {
-    /// The provider's name.
-    pub provider: String,
-    /// The model id; empty for the provider's default.
-    pub model: String,
-    /// Another endpoint speaking the provider's API; empty for the provider's own.
-    pub base_url: String,
-    /// How the agent sees images: empty (it does not), `main`, or `PROVIDER:MODEL`. Applies to
-    /// folders opened after it is saved.
-    pub vision_model: String,
-    /// The run budget: model calls per request before the agent stops and offers Continue.
-    pub max_turns: u32,
-    /// The script run budget: the wall-clock milliseconds one script run may take (the agent's
-    /// and the catalogue's alike), from 1 s to 60 min; 30 s when never saved. Applies to folders
-    /// opened after it is saved.
-    #[serde(default = "default_script_budget_ms")]
-    #[ts(type = "number")]
-    pub script_budget_ms: u64,
-}
-
-/// The script run budget when none was saved: 30 s, as `folio run`'s.
-pub const DEFAULT_SCRIPT_BUDGET_MS: u64 = folio_workspace::DEFAULT_SCRIPT_BUDGET_MS;
-/// The smallest script run budget the settings accept (folio-workspace's bound).
-pub const SCRIPT_BUDGET_MIN_MS: u64 = folio_workspace::SCRIPT_BUDGET_MIN_MS;
-/// The largest script run budget the settings accept (folio-workspace's bound).
-pub const SCRIPT_BUDGET_MAX_MS: u64 = folio_workspace::SCRIPT_BUDGET_MAX_MS;
-
-fn default_script_budget_ms() -> u64 {
-    DEFAULT_SCRIPT_BUDGET_MS
-}
+/// The provider names the settings hold.
+pub use folio_workspace::ProviderName;
+/// The agent's settings, as saved and as the dialog shows them: folio-workspace's typed
+/// [`folio_workspace::Settings`] (the provider an enum, the budget's bounds checked there), its
+/// TypeScript type generated under this name.
+pub use folio_workspace::Settings as AgentSettings;
+/// The script run budget when none was saved, and its bounds (folio-workspace's).
+pub use folio_workspace::{DEFAULT_SCRIPT_BUDGET_MS, SCRIPT_BUDGET_MAX_MS, SCRIPT_BUDGET_MIN_MS};
 
 /// Where the provider's key is, for the Settings dialog (never the key itself).
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

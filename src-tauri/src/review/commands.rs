@@ -146,8 +146,8 @@ pub async fn scripts_form(
 /// `recent.list`: folders opened before, newest first.
 #[tauri::command]
 pub async fn recent_list(state: State<'_, AppState>) -> Result<RecentListResponse, CommandError> {
-    let root = state.state_dir.clone();
-    blocking(move || super::recent::list(root.as_deref())).await
+    let ws = state.workspace()?;
+    blocking(move || super::recent::list(&ws)).await
 }
 
 /// The event a second launch's folder is announced with.

@@ -23,7 +23,7 @@ keyEnv: string | null, };
 
 export type AgentSettings = { 
 /**
- * The provider's name.
+ * The provider's name (one of the presets').
  */
 provider: string, 
 /**

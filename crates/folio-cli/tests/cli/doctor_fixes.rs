@@ -271,6 +271,28 @@ fn the_provider_row_turns_green_when_its_fix_is_followed() {
     }
 }
 
+/// The provider row is the provider `folio ask` would use: the one saved in Settings (or with
+/// `folio settings set`) over the `FOLIO_*` defaults, as the app's Doctor shows it.
+#[test]
+fn the_provider_row_reads_the_saved_settings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join("state");
+    let secrets = folio_store::Secrets::file_only(&state.join("keys.json"));
+    let ws = folio_workspace::Workspace::open_with(state, secrets, folio_workspace::Overrides::default()).unwrap();
+    let saved = folio_workspace::Settings {
+        provider: folio_workspace::ProviderName::Ollama,
+        model: "llama3".into(),
+        ..folio_workspace::Settings::defaults().unwrap()
+    };
+    ws.save_settings(&saved, None).unwrap();
+    // FOLIO_PROVIDER names another provider: the saved one wins, as in `folio ask`.
+    let (rows, _) = doctor(tmp.path(), &[("FOLIO_PROVIDER".to_owned(), "openai".to_owned())]);
+    let provider = row(&rows, "provider");
+    assert_eq!(provider["ok"], true, "{provider}");
+    let detail = provider["detail"].as_str().unwrap();
+    assert!(detail.contains("ollama") && detail.contains("llama3"), "{detail}");
+}
+
 /// A key the desktop app saved under the state root (where no keychain runs) is the key `folio
 /// ask` uses, so the doctor finds it too instead of advising to export one.
 #[test]
