@@ -20,6 +20,7 @@ export WINEPATH="Z:${dll//\//\\}"
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
   mkdir -p "$(dirname "$WINEPREFIX")"
   # One prefix, made once: two runners starting together wait for each other.
+  # shellcheck disable=SC2016 # expanded by the inner shell, from the exported WINEPREFIX
   flock "$cache/prefix.lock" bash -c '[ -f "$WINEPREFIX/system.reg" ] || wineboot -i >/dev/null 2>&1; wineserver -w'
 fi
 exec wine "$@"

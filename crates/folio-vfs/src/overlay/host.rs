@@ -227,6 +227,14 @@ impl HostRoot {
                         return Err(VfsError::host("resolve", &host, err));
                     }
                 }
+                // A path the OS cannot resolve as a whole (Wine answers one past 260 characters
+                // with ERROR_MORE_DATA) is resolved through its parent when it is no link
+                // itself: a plain entry of a contained directory is contained.
+                Err(err) if fs::symlink_metadata(&probe).is_ok_and(|m| !m.file_type().is_symlink()) => {
+                    if !probe.pop() || !probe.starts_with(&self.root) {
+                        return Err(VfsError::host("resolve", &host, err));
+                    }
+                }
                 Err(err) => return Err(VfsError::host("resolve", &host, err)),
             }
         }
