@@ -10,8 +10,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/folio/target}"
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
-crates=(folio-vfs folio-budget folio-kinds folio-boundary)
-linux_only="folio-render folio-motion folio-media folio-ocr folio-docs folio-slides folio-sheets folio-diff (LibreOffice/Chromium/ffmpeg/tesseract); folio-script folio-env folio-host folio-cli folio-store and the rest not yet run under Wine"
+crates=(folio-vfs folio-budget folio-kinds folio-boundary folio-store folio-script)
+linux_only="folio-render folio-motion folio-media folio-ocr folio-docs folio-slides folio-sheets folio-diff (LibreOffice/Chromium/ffmpeg/tesseract); folio-env folio-host folio-cli and the rest not yet run under Wine"
 args=()
 for c in "${crates[@]}"; do args+=(-p "$c"); done
 log=$(mktemp)
