@@ -123,6 +123,35 @@ if [ "$rust_minor" -lt 89 ]; then
   echo "folio install: rustc $(rustc --version | cut -d' ' -f2) is too old; Folio needs 1.89 or newer — hint: rustup update stable" >&2
   exit 1
 fi
+# Windows from this machine (issue 34): Rust's x86_64-pc-windows-gnu target, the mingw C compiler
+# and linker (the bundled SQLite; the stub DLL below), Wine to run the Windows test executables
+# (scripts/wine/run.sh, cargo's runner for that target) and NSIS for the Windows installer. Without
+# recommends: Wine's recommends pull in fonts and GStreamer for 32-bit. Each missing piece is named;
+# scripts/test.sh's Windows step cannot run without them.
+win_pkgs=()
+command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || win_pkgs+=(gcc-mingw-w64-x86-64)
+command -v wine >/dev/null 2>&1 || win_pkgs+=(wine wine64)
+command -v makensis >/dev/null 2>&1 || win_pkgs+=(nsis)
+if [ "${#win_pkgs[@]}" -gt 0 ]; then
+  say "folio install: apt-get install ${win_pkgs[*]} (Windows cross-build and tests under Wine)"
+  win_sudo=""
+  [ "$(id -u)" = 0 ] || win_sudo="sudo"
+  if ! command -v apt-get >/dev/null 2>&1 || ! { $win_sudo apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive $win_sudo apt-get install -y -qq --no-install-recommends "${win_pkgs[@]}"; }; then
+    echo "folio install: COULD NOT INSTALL ${win_pkgs[*]} — the Windows build and the Windows (Wine) tests cannot run — hint: apt-get install --no-install-recommends ${win_pkgs[*]} (Debian 12: wine 8, gcc-mingw-w64-x86-64 12, nsis 3.08)" >&2
+    exit 1
+  fi
+fi
+if command -v rustup >/dev/null 2>&1; then
+  rustup target list --installed 2>/dev/null | grep -qx x86_64-pc-windows-gnu || rustup target add x86_64-pc-windows-gnu >/dev/null || {
+    echo "folio install: COULD NOT ADD Rust's x86_64-pc-windows-gnu target — the Windows build and the Windows (Wine) tests cannot run — hint: rustup target add x86_64-pc-windows-gnu" >&2
+    exit 1
+  }
+else
+  echo "folio install: no rustup, so Rust's x86_64-pc-windows-gnu target cannot be added — the Windows (Wine) tests cannot run — hint: install Rust with rustup (https://rustup.rs)" >&2
+  exit 1
+fi
+bash "$(dirname "$0")/wine/build-stub.sh" >/dev/null
 # PDFium for env:render, from the pinned pypdfium2 wheel into ~/.cache/folio/pdfium (hash-checked).
 bash "$(dirname "$0")/get-pdfium.sh" >/dev/null
 "$(dirname "$0")/get-mcp-test-server.sh"

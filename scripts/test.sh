@@ -22,6 +22,9 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo check -p folio-render --no-default-features
 cargo test --workspace --no-fail-fast
+# The engine's tests built for Windows and run under Wine, counted beside the Linux ones (issue 34;
+# the crates and what the step costs are in scripts/wine/test-windows.sh and README, Testing).
+bash scripts/wine/test-windows.sh
 # The desktop app's end-to-end test: the real window under a virtual X server, driven through
 # WebKitGTK's WebDriver. Serial, and bounded so a stuck window cannot hang CI. The test binary is
 # the one the step above built: asking cargo for it again with another package or target selection

@@ -88,6 +88,39 @@ pub enum VfsError {
         /// The rule that hides it.
         rule: String,
     },
+    /// A new name the folder (or a Windows machine it may sync to) cannot hold.
+    #[error("cannot create {path}: {reason} — hint: choose another name")]
+    UnportableName {
+        /// The path asked for.
+        path: VPath,
+        /// Why the name cannot be held.
+        reason: String,
+    },
+    /// On a folder that ignores case (or normalisation), a new path that is another spelling of
+    /// an entry that exists or is pending.
+    #[error(
+        "cannot create {path}: this folder ignores {ignores}, so it is the same name as {existing}, which {state} — hint: write to {existing} to change it, or mv {existing} {path} to rename it"
+    )]
+    NameCollision {
+        /// The path asked for.
+        path: VPath,
+        /// The entry it collides with.
+        existing: VPath,
+        /// `case` or `Unicode normalisation`.
+        ignores: &'static str,
+        /// `is in the folder` or `is pending`.
+        state: &'static str,
+    },
+    /// A rename of a directory that changes only the case of its name, on a folder that ignores case.
+    #[error(
+        "cannot rename {from} to {to}: this folder ignores case, and renaming a directory only by case is not supported — hint: mv it to another name, commit, then mv it to {to}"
+    )]
+    CaseOnlyDirRename {
+        /// The directory.
+        from: VPath,
+        /// The new spelling.
+        to: VPath,
+    },
     /// A commit or discard named a path that has no pending change at or below it.
     #[error("nothing is pending at {0} — hint: `folio status` lists the pending changes")]
     NotPending(VPath),

@@ -1,6 +1,8 @@
 //! Test-only fault points. With the `fault-injection` feature a test can arm one named point so
 //! that its n-th hit aborts the process on the spot, with no unwinding and no cleanup: the same
-//! state a crash or `SIGKILL` leaves. Without the feature every point compiles to nothing.
+//! state a crash or `SIGKILL` leaves. A test can also mark a host file as held open by another
+//! program ([`hold_open`]), which a commit then meets as a Windows sharing violation on any OS.
+//! Without the feature every point compiles to nothing.
 
 #[cfg(feature = "fault-injection")]
 mod imp {
@@ -38,6 +40,37 @@ mod imp {
 }
 
 #[cfg(feature = "fault-injection")]
+mod held {
+    use std::path::{Path, PathBuf};
+    use std::sync::Mutex;
+
+    static HELD: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+    /// Makes the commit see the host file at `path` as held open by another program (a Windows
+    /// sharing violation), on any OS, until [`release`].
+    pub fn hold_open(path: &Path) {
+        if let Ok(mut held) = HELD.lock() {
+            held.push(path.to_path_buf());
+        }
+    }
+
+    /// Ends [`hold_open`] for `path`.
+    pub fn release(path: &Path) {
+        if let Ok(mut held) = HELD.lock() {
+            held.retain(|p| p != path);
+        }
+    }
+
+    pub(crate) fn held(path: &Path) -> bool {
+        HELD.lock().is_ok_and(|held| held.iter().any(|p| p == path))
+    }
+}
+
+#[cfg(feature = "fault-injection")]
+pub(crate) use held::held;
+#[cfg(feature = "fault-injection")]
+pub use held::{hold_open, release};
+#[cfg(feature = "fault-injection")]
 pub use imp::arm;
 #[cfg(feature = "fault-injection")]
 pub(crate) use imp::hit;
@@ -45,6 +78,12 @@ pub(crate) use imp::hit;
 #[cfg(not(feature = "fault-injection"))]
 #[inline(always)]
 pub(crate) fn hit(_point: &str) {}
+
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub(crate) fn held(_path: &std::path::Path) -> bool {
+    false
+}
 
 /// The fault points of a commit, in the order a commit passes them.
 pub const COMMIT_POINTS: &[&str] = &[

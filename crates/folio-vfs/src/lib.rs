@@ -28,6 +28,7 @@ pub mod fault;
 mod glob;
 mod ignore;
 mod mem;
+mod names;
 mod overlay;
 mod path;
 pub mod range;
@@ -37,9 +38,11 @@ pub use error::{Result, VfsError};
 pub use glob::Glob;
 pub use ignore::IgnoreRules;
 pub use mem::MemTree;
+pub use names::NameRules;
 pub use overlay::{
-    CaseMode, Change, ChangeKind, CommitReport, Conflict, Fingerprint, HostChange, HostWatch, Overlay, OverlayOptions,
-    Recovery, RecoveryOutcome, Selection, default_state_root, detect_case_insensitive, folder_state_dir,
+    CaseMode, Change, ChangeKind, CommitReport, Conflict, Fingerprint, HostChange, HostWatch, NormalisationMode,
+    Overlay, OverlayOptions, Probe, Recovery, RecoveryOutcome, Selection, default_state_root, detect_case_insensitive,
+    folder_state_dir, probe_folder,
 };
 pub use path::{PathError, VPath};
 pub use tree::{DirEntry, Kind, Stat, Tree, transfer_pairs};

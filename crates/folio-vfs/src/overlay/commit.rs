@@ -28,7 +28,7 @@ use crate::error::{Result, VfsError};
 use crate::fault;
 use crate::ignore::COMMIT_TEMP_PREFIX;
 use crate::overlay::Overlay;
-use crate::overlay::host::HostState;
+use crate::overlay::host::{self, HostState};
 use crate::overlay::journal::{self, JournalState, Op, Step};
 use crate::overlay::pending::{Conflict, LITTER, Planned};
 use crate::overlay::store::{self, Base, EntryKind, now_ms};
@@ -198,6 +198,11 @@ impl Overlay {
                     Some(c) if !matches_any(&p.change.path, rename_from(&p), overwrite) => {
                         report.conflicts.push((p.change.path.clone(), c.clone()));
                     }
+                    // A file another program holds open cannot be replaced or removed: the whole
+                    // change (both halves of a rename) waits, so nothing is half-applied.
+                    _ if p.entries.iter().any(|e| host::held_open(&self.host.join(&e.path))) => {
+                        report.conflicts.push((p.change.path.clone(), Conflict::HeldOpen));
+                    }
                     _ => clean.push(p),
                 }
             }
@@ -345,7 +350,12 @@ impl Overlay {
                     if !unchanged && !s.overwrite {
                         return Ok(Outcome::Conflict(Conflict::EditedOutside));
                     }
-                    fs::remove_file(&host).map_err(|e| VfsError::host("remove", &host, e))?;
+                    match remove_file(&host) {
+                        Err(e) if host::is_lock_error(&e) || fault::held(&host) => {
+                            return Ok(Outcome::Conflict(Conflict::HeldOpen));
+                        }
+                        other => other.map_err(|e| VfsError::host("remove", &host, e))?,
+                    }
                     fault::hit("commit.deleted");
                     Ok(Outcome::Done)
                 }
@@ -400,7 +410,15 @@ impl Overlay {
                         Ok(Outcome::Conflict(c))
                     }
                     _ => {
-                        fs::rename(&tmp, &host).map_err(|e| VfsError::host("replace", &host, e))?;
+                        match replace(&tmp, &host) {
+                            // Held open since the check before the commit: the temp file goes,
+                            // the person's file is untouched, the change stays pending.
+                            Err(e) if host::is_lock_error(&e) || fault::held(&host) => {
+                                let _ = fs::remove_file(&tmp);
+                                return Ok(Outcome::Conflict(Conflict::HeldOpen));
+                            }
+                            other => other.map_err(|e| VfsError::host("replace", &host, e))?,
+                        }
                         fault::hit("commit.renamed");
                         Ok(Outcome::Done)
                     }
@@ -534,6 +552,22 @@ fn remove_litter_tree(dir: &std::path::Path) -> usize {
         left += 1;
     }
     left
+}
+
+/// `fs::rename`, failing as a sharing violation would when a test holds the target open.
+fn replace(tmp: &std::path::Path, host: &std::path::Path) -> std::io::Result<()> {
+    if fault::held(host) {
+        return Err(std::io::Error::other("held open by another program (simulated)"));
+    }
+    fs::rename(tmp, host)
+}
+
+/// `fs::remove_file`, failing as a sharing violation would when a test holds the file open.
+fn remove_file(host: &std::path::Path) -> std::io::Result<()> {
+    if fault::held(host) {
+        return Err(std::io::Error::other("held open by another program (simulated)"));
+    }
+    fs::remove_file(host)
 }
 
 fn sync_dir(dir: &std::path::Path) {

@@ -7,29 +7,56 @@
 //! leaves the folder, or a parent directory that is such a link, is refused by name; links that
 //! stay inside behave like what they point at.
 //!
-//! **Case.** VFS paths are case-sensitive everywhere. On a case-insensitive host folder (the
-//! default on macOS and Windows) `/Report.pdf` and `/report.pdf` are one host file, so the overlay
-//! reports a new path whose name differs only in case from an existing host entry, or from
-//! another new path, as a conflict (`case collision`) and never commits it unless told to
-//! overwrite. Reads fall through to the host, which resolves the name as the OS does.
+//! **Folding.** VFS paths are case- and normalisation-sensitive everywhere; the folder may not be
+//! (see `crate::names`). At open the folder is probed ([`probe_folder`]): a temp name (hidden by
+//! the ignore rules, like a commit's temp files) is created in the folder, looked up by another
+//! case and by its NFD spelling, and removed at once — the one write outside a commit, made
+//! because no other test tells what *this* folder does (a USB stick on a Mac folds case, the Mac's
+//! own case-sensitive volume does not). A read-only open or a folder that refuses the probe falls
+//! back to [`detect_case_insensitive`]. When a test forces semantics the real disk lacks
+//! (`CaseMode::Insensitive` on Linux), [`HostRoot::join`] resolves each missing name to the entry
+//! the folder would find, as the OS would, so every check runs against the simulated folder.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Result, VfsError};
+use crate::ignore::COMMIT_TEMP_PREFIX;
+use crate::names::NameRules;
 use crate::path::VPath;
 
 /// How the overlay treats names that differ only in case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CaseMode {
-    /// Probe the folder at open (see [`detect_case_insensitive`]).
+    /// Probe the folder at open (see [`probe_folder`]).
     #[default]
     Detect,
     /// The host distinguishes `a` from `A`.
     Sensitive,
     /// The host folds case: new names are checked for collisions.
     Insensitive,
+}
+
+/// How the overlay treats names that differ only in Unicode normalisation (NFC `é` and NFD `é`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NormalisationMode {
+    /// Probe the folder at open (see [`probe_folder`]).
+    #[default]
+    Detect,
+    /// The host keeps NFC and NFD spellings apart (Linux, NTFS).
+    Sensitive,
+    /// The host takes both spellings for one name (APFS, HFS+): a request in one finds the other.
+    Insensitive,
+}
+
+/// What probing the folder found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Probe {
+    /// A name looked up in another case found the entry.
+    pub case_insensitive: bool,
+    /// A name looked up in its NFD spelling found the NFC entry.
+    pub normalisation_insensitive: bool,
 }
 
 /// The host state of one path, after containment.
@@ -61,10 +88,13 @@ pub struct Fingerprint {
 pub(crate) const HASH_LIMIT: u64 = 64 * 1024 * 1024;
 
 /// The real folder under the overlay.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct HostRoot {
     pub(crate) root: PathBuf,
-    pub(crate) case_insensitive: bool,
+    pub(crate) names: NameRules,
+    /// The folding in `names` is forced and may not be the disk's own: [`HostRoot::join`] then
+    /// finds a missing name's other spelling itself.
+    simulated: bool,
 }
 
 /// The tree error for a failed read of `host`, the host path of `path`.
@@ -72,6 +102,8 @@ pub(crate) fn read_err(path: &VPath, host: &Path, err: io::Error) -> VfsError {
     match err.kind() {
         io::ErrorKind::NotFound | io::ErrorKind::NotADirectory => VfsError::NoSuchFile(path.clone()),
         io::ErrorKind::IsADirectory => VfsError::ReadDirectory(path.clone()),
+        // Windows answers a read of a directory with "Access denied" (os error 5).
+        io::ErrorKind::PermissionDenied if host.is_dir() => VfsError::ReadDirectory(path.clone()),
         _ => VfsError::host("read", host, err),
     }
 }
@@ -82,7 +114,7 @@ fn mtime_ns(meta: &fs::Metadata) -> i64 {
 
 impl HostRoot {
     /// Opens `folder`, resolving it to its real path.
-    pub(crate) fn open(folder: &Path, case: CaseMode) -> Result<HostRoot> {
+    pub(crate) fn open(folder: &Path, case: CaseMode, norm: NormalisationMode, read_only: bool) -> Result<HostRoot> {
         let root = fs::canonicalize(folder).map_err(|source| VfsError::Host {
             op: "open folder",
             path: folder.display().to_string(),
@@ -97,21 +129,73 @@ impl HostRoot {
                 hint: "pick a folder, not a file",
             });
         }
-        let case_insensitive = match case {
+        let os = std::env::consts::OS;
+        let probe = match (case, norm) {
+            (CaseMode::Detect, _) | (_, NormalisationMode::Detect) if !read_only => probe_folder(&root),
+            _ => None,
+        };
+        let fold_case = match case {
             CaseMode::Sensitive => false,
             CaseMode::Insensitive => true,
-            CaseMode::Detect => detect_case_insensitive(&root, std::env::consts::OS),
+            CaseMode::Detect => probe.map_or_else(|| detect_case_insensitive(&root, os), |p| p.case_insensitive),
         };
-        Ok(HostRoot { root, case_insensitive })
+        let fold_unicode = match norm {
+            NormalisationMode::Sensitive => false,
+            NormalisationMode::Insensitive => true,
+            NormalisationMode::Detect => probe.map_or(matches!(os, "macos" | "ios"), |p| p.normalisation_insensitive),
+        };
+        let simulated = case == CaseMode::Insensitive || norm == NormalisationMode::Insensitive;
+        let names = NameRules { fold_case, fold_unicode, windows_chars: cfg!(windows) };
+        Ok(HostRoot { root, names, simulated })
     }
 
-    /// The host path for `path`, without any check.
+    /// The host path for `path`, without any check. On a folder whose folding is simulated, a
+    /// name that is missing on disk becomes the spelling on disk that the folder would find.
     pub(crate) fn join(&self, path: &VPath) -> PathBuf {
         let mut host = self.root.clone();
+        let mut missing = false;
         for segment in path.segments() {
             host.push(segment);
+            if self.simulated && !missing && fs::symlink_metadata(&host).is_err() {
+                host.pop();
+                match self.spelling_in(&host, segment) {
+                    Some(found) => host.push(found),
+                    None => {
+                        host.push(segment);
+                        missing = true;
+                    }
+                }
+            }
         }
         host
+    }
+
+    /// The entry of host directory `dir` that this folder takes for `name`: `name` itself when it
+    /// is there, else another spelling with the same key.
+    fn spelling_in(&self, dir: &Path, name: &str) -> Option<String> {
+        let key = self.names.key(name);
+        let mut found = None;
+        for entry in fs::read_dir(dir).ok()?.flatten() {
+            let Ok(other) = entry.file_name().into_string() else { continue };
+            if other == name {
+                return Some(other);
+            }
+            if found.is_none() && self.names.key(&other) == key {
+                found = Some(other);
+            }
+        }
+        found
+    }
+
+    /// The name under which the folder holds what `dir`/`name` refers to, when that is another
+    /// spelling (`Report.pdf` for `report.pdf` on a folder that ignores case). `None` when the
+    /// folder does not fold, when nothing is there, or when the disk spells it exactly so.
+    pub(crate) fn other_spelling(&self, dir: &VPath, name: &str) -> Result<Option<String>> {
+        if !self.names.folds() {
+            return Ok(None);
+        }
+        let host = self.contained(dir)?;
+        Ok(self.spelling_in(&host, name).filter(|found| found != name))
     }
 
     /// The VFS path for a host path under the root.
@@ -139,6 +223,14 @@ impl HostRoot {
                     return Err(VfsError::EscapesFolder { path: path.clone(), resolved: real.display().to_string() });
                 }
                 Err(err) if err.kind() == io::ErrorKind::NotFound || err.kind() == io::ErrorKind::NotADirectory => {
+                    if !probe.pop() || !probe.starts_with(&self.root) {
+                        return Err(VfsError::host("resolve", &host, err));
+                    }
+                }
+                // A path the OS cannot resolve as a whole (Wine answers one past 260 characters
+                // with ERROR_MORE_DATA) is resolved through its parent when it is no link
+                // itself: a plain entry of a contained directory is contained.
+                Err(err) if fs::symlink_metadata(&probe).is_ok_and(|m| !m.file_type().is_symlink()) => {
                     if !probe.pop() || !probe.starts_with(&self.root) {
                         return Err(VfsError::host("resolve", &host, err));
                     }
@@ -253,11 +345,28 @@ impl HostRoot {
         }
         Ok(out)
     }
+}
 
-    /// The existing host name in `dir` that equals `name` ignoring case but not exactly.
-    pub(crate) fn case_twin(&self, dir: &VPath, name: &str) -> Result<Option<String>> {
-        let lower = name.to_lowercase();
-        Ok(self.children(dir, |_| false)?.into_iter().map(|(n, _)| n).find(|n| n != name && n.to_lowercase() == lower))
+/// True when `err` is Windows saying another program holds the file open and locked:
+/// ERROR_SHARING_VIOLATION (32) or ERROR_LOCK_VIOLATION (33). Other systems have no such error.
+pub(crate) fn is_lock_error(err: &io::Error) -> bool {
+    cfg!(windows) && matches!(err.raw_os_error(), Some(32 | 33))
+}
+
+/// True when another program holds the host file at `host` open so that Folio cannot replace or
+/// remove it (Excel holds an open workbook so). Asked before a commit touches anything, so a
+/// change to a held file is left whole rather than half-applied. Windows only: elsewhere an open
+/// file does not stop a rename.
+pub(crate) fn held_open(host: &Path) -> bool {
+    if crate::fault::held(host) {
+        return true;
+    }
+    if !cfg!(windows) || !host.is_file() {
+        return false;
+    }
+    match fs::OpenOptions::new().append(true).open(host) {
+        Ok(_) => false,
+        Err(err) => is_lock_error(&err),
     }
 }
 
@@ -269,7 +378,21 @@ pub(crate) fn hash_file(path: &Path) -> Result<String> {
     Ok(hasher.finalize().to_hex().to_string())
 }
 
-/// Decides whether the folder at `root` folds case. It flips the case of the deepest path
+/// Probes what the folder at `root` folds: creates a temp name with a capital and an NFC `é`,
+/// looks it up in another case and in NFD, and removes it. `None` when the folder refused the
+/// probe (read-only, full); the caller falls back to [`detect_case_insensitive`].
+pub fn probe_folder(root: &Path) -> Option<Probe> {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let stem = format!("{COMMIT_TEMP_PREFIX}probe-{}-{nanos}", std::process::id());
+    let probe = root.join(format!("{stem}-Ab\u{e9}.tmp"));
+    fs::OpenOptions::new().write(true).create_new(true).open(&probe).ok()?;
+    let case_insensitive = fs::symlink_metadata(root.join(format!("{stem}-aB\u{e9}.tmp"))).is_ok();
+    let normalisation_insensitive = fs::symlink_metadata(root.join(format!("{stem}-Abe\u{301}.tmp"))).is_ok();
+    let _ = fs::remove_file(&probe);
+    Some(Probe { case_insensitive, normalisation_insensitive })
+}
+
+/// Decides whether the folder at `root` folds case, without writing to it. It flips the case of the deepest path
 /// component that has a letter and checks whether the flipped path names the same directory; when
 /// no component has a letter it falls back to the platform's default (`os` as in
 /// `std::env::consts::OS`: macOS and Windows fold case, others do not).

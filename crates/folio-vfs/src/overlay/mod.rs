@@ -20,13 +20,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 pub use commit::{CommitReport, Selection};
-pub use host::{CaseMode, Fingerprint, detect_case_insensitive};
+pub use host::{CaseMode, Fingerprint, NormalisationMode, Probe, detect_case_insensitive, probe_folder};
 pub use pending::{Change, ChangeKind, Conflict};
 pub use recovery::{Recovery, RecoveryOutcome};
 pub use watch::{HostChange, HostWatch};
 
 use crate::error::{Result, VfsError};
 use crate::ignore::IgnoreRules;
+use crate::names::NameRules;
 use crate::path::VPath;
 use crate::tree::{DirEntry, Stat, Tree};
 use host::HostRoot;
@@ -46,6 +47,8 @@ pub struct OverlayOptions {
     pub ignore: Option<IgnoreRules>,
     /// How names that differ only in case are treated.
     pub case: CaseMode,
+    /// How names that differ only in Unicode normalisation are treated.
+    pub normalisation: NormalisationMode,
 }
 
 /// A real folder seen through Folio's pending changes.
@@ -89,7 +92,7 @@ impl Overlay {
     /// Opens `folder` with its pending changes, finishing or rolling back a commit that a crash
     /// interrupted (see [`Overlay::recovery`]).
     pub fn open(folder: &Path, options: OverlayOptions) -> Result<Overlay> {
-        let host = HostRoot::open(folder, options.case)?;
+        let host = HostRoot::open(folder, options.case, options.normalisation, options.read_only)?;
         let state_root = match options.state_root {
             Some(root) => root,
             None => default_state_root()?,
@@ -133,7 +136,12 @@ impl Overlay {
 
     /// True when the host folder folds case (see [`CaseMode`]).
     pub fn case_insensitive(&self) -> bool {
-        self.host.case_insensitive
+        self.host.names.fold_case
+    }
+
+    /// How the folder compares names and which it can hold (see [`NameRules`]).
+    pub fn name_rules(&self) -> NameRules {
+        self.host.names
     }
 
     /// What opening did about a commit a crash had interrupted, if there was one.
@@ -205,11 +213,11 @@ impl Overlay {
 
 impl Tree for Overlay {
     fn read(&self, path: &VPath) -> Result<Vec<u8>> {
-        self.read_ctx(|ctx| ctx.read(path))
+        self.read_ctx(|ctx| ctx.read(&ctx.spell(path, false)?))
     }
 
     fn read_range(&self, path: &VPath, offset: u64, len: u64) -> Result<Vec<u8>> {
-        self.read_ctx(|ctx| ctx.read_range(path, offset, len))
+        self.read_ctx(|ctx| ctx.read_range(&ctx.spell(path, false)?, offset, len))
     }
 
     fn write(&self, path: &VPath, data: &[u8]) -> Result<()> {
@@ -217,30 +225,35 @@ impl Tree for Overlay {
             return Err(VfsError::ReadOnly { op: "write", path: path.clone() });
         }
         let blob = self.put_blob(data)?;
-        self.write_ctx("write", path, |ctx| ctx.write_entry(path, blob, data.len() as u64, Origin::Keep))
+        self.write_ctx("write", path, |ctx| {
+            ctx.write_entry(&ctx.spell(path, true)?, blob, data.len() as u64, Origin::Keep)
+        })
     }
 
     fn rm(&self, path: &VPath) -> Result<()> {
-        self.write_ctx("remove", path, |ctx| ctx.remove(path))
+        self.write_ctx("remove", path, |ctx| ctx.remove(&ctx.spell(path, true)?))
     }
 
     fn mkdir(&self, path: &VPath) -> Result<()> {
-        self.write_ctx("mkdir", path, |ctx| ctx.make_dir(path))
+        self.write_ctx("mkdir", path, |ctx| ctx.make_dir(&ctx.spell(path, true)?))
     }
 
     fn stat(&self, path: &VPath) -> Result<Option<Stat>> {
-        self.read_ctx(|ctx| ctx.stat(path))
+        self.read_ctx(|ctx| ctx.stat(&ctx.spell(path, false)?))
     }
 
     fn list(&self, dir: &VPath) -> Result<Vec<DirEntry>> {
-        self.read_ctx(|ctx| ctx.list(dir))
+        self.read_ctx(|ctx| ctx.list(&ctx.spell(dir, false)?))
     }
 
     fn walk(&self, root: &VPath) -> Result<Vec<VPath>> {
-        self.read_ctx(|ctx| match ctx.stat(root)? {
-            None => Err(VfsError::NoSuchEntry(root.clone())),
-            Some(s) if s.kind == crate::tree::Kind::File => Ok(vec![root.clone()]),
-            Some(_) => ctx.walk(root),
+        self.read_ctx(|ctx| {
+            let root = ctx.spell(root, false)?;
+            match ctx.stat(&root)? {
+                None => Err(VfsError::NoSuchEntry(root.clone())),
+                Some(s) if s.kind == crate::tree::Kind::File => Ok(vec![root.clone()]),
+                Some(_) => ctx.walk(&root),
+            }
         })
     }
 
@@ -250,7 +263,8 @@ impl Tree for Overlay {
         if self.read_only {
             return Err(VfsError::ReadOnly { op: "copy", path: to.clone() });
         }
-        for (src, dst) in crate::tree::transfer_pairs(self, "cp", from, to)? {
+        let (from, to) = self.read_ctx(|ctx| Ok((ctx.spell(from, false)?, ctx.spell(to, true)?)))?;
+        for (src, dst) in crate::tree::transfer_pairs(self, "cp", &from, &to)? {
             let (blob, size) = self.stage_copy(&src)?;
             self.write_ctx("copy", &dst, |ctx| ctx.write_entry(&dst, blob, size, Origin::Keep))?;
         }
@@ -258,10 +272,22 @@ impl Tree for Overlay {
     }
 
     /// A move is recorded as a rename: the destination remembers where it came from, so review
-    /// shows `renamed` and commit applies both halves together.
+    /// shows `renamed` and commit applies both halves together. The source is removed before the
+    /// destination is written, so a rename that changes only the case of a file's name passes
+    /// the spelling check on a folder that ignores case (see `mutate`).
     fn mv(&self, from: &VPath, to: &VPath) -> Result<()> {
         if self.read_only {
             return Err(VfsError::ReadOnly { op: "move", path: from.clone() });
+        }
+        let (from, to) = self.read_ctx(|ctx| Ok((ctx.spell(from, false)?, ctx.spell(to, true)?)))?;
+        let (from, to) = (&from, &to);
+        let names = self.host.names;
+        if names.fold_case
+            && from != to
+            && names.same(from.as_str(), to.as_str())
+            && self.stat(from)?.is_some_and(|s| s.kind == crate::tree::Kind::Dir)
+        {
+            return Err(VfsError::CaseOnlyDirRename { from: from.clone(), to: to.clone() });
         }
         let pairs = crate::tree::transfer_pairs(self, "mv", from, to)?;
         let mut staged = Vec::with_capacity(pairs.len());
@@ -270,15 +296,20 @@ impl Tree for Overlay {
             staged.push((src, dst, blob, size));
         }
         self.write_ctx("move", from, |ctx| {
+            let mut moves = Vec::with_capacity(staged.len());
             for (src, dst, blob, size) in staged {
                 let origin = match ctx.entry(&src)? {
                     Some(e) if e.kind == EntryKind::File && e.base == store::Base::Absent => e.renamed_from,
                     Some(e) if e.kind == EntryKind::File => Some(e.renamed_from.unwrap_or(src)),
                     _ => Some(src),
                 };
+                moves.push((dst, blob, size, origin));
+            }
+            ctx.remove(from)?;
+            for (dst, blob, size, origin) in moves {
                 ctx.write_entry(&dst, blob, size, Origin::Set(origin))?;
             }
-            ctx.remove(from)
+            Ok(())
         })
     }
 }

@@ -1,5 +1,12 @@
 //! The overlay's mutations, each run inside one `BEGIN IMMEDIATE` transaction so that a write
 //! from the desktop app and one from a `folio` process never interleave their checks.
+//!
+//! A mutation that creates a name checks it against the folder's rules (`crate::names`) first: a
+//! name Windows cannot hold is refused with the reason, and on a folder that folds case a name
+//! that is another spelling of an entry on disk or pending is refused naming that entry — unless
+//! that entry is being removed in the same overlay (the other half of a rename that changes only
+//! the case), in which case the new name's base is absent and the commit removes the old
+//! spelling before it writes the new one.
 
 use crate::error::{Result, VfsError};
 use crate::overlay::host::HostState;
@@ -37,13 +44,18 @@ impl Ctx<'_> {
                 return Err(VfsError::AncestorIsFile { op, path: target.clone(), ancestor: dir.clone() });
             }
             _ => {
-                let base = match self.shadow(dir)? {
-                    Shadow::Visible => match self.host.state(dir)? {
+                let visible = self.shadow(dir)? == Shadow::Visible;
+                let other_removed = self.check_spelling(dir, visible)?;
+                let base = match visible && !other_removed {
+                    true => match self.host.state(dir)? {
                         HostState::Dir => Base::Dir,
                         _ => Base::Absent,
                     },
-                    _ => Base::Absent,
+                    false => Base::Absent,
                 };
+                if base == Base::Absent {
+                    self.check_portable(dir)?;
+                }
                 Entry::new(dir.clone(), EntryKind::Dir, base)
             }
         };
@@ -66,15 +78,22 @@ impl Ctx<'_> {
             Some(e) if e.kind == EntryKind::Dir => return Err(VfsError::WriteOntoDirectory(path.clone())),
             Some(e) if e.kind == EntryKind::File => (e.base, e.renamed_from),
             Some(e) => (e.base, None),
-            None if self.shadow(path)? != Shadow::Visible => (Base::Absent, None),
-            None => match self.host.state_at(&host)? {
-                HostState::Dir => return Err(VfsError::WriteOntoDirectory(path.clone())),
-                HostState::File { .. } => match self.host.fingerprint_at(&host, true)? {
-                    Some(fp) => (Base::File(fp), None),
-                    None => (Base::Absent, None),
-                },
-                HostState::Absent | HostState::Other => (Base::Absent, None),
-            },
+            None => {
+                let visible = self.shadow(path)? == Shadow::Visible;
+                let other_removed = self.check_spelling(path, visible)?;
+                let state = if visible && !other_removed { self.host.state_at(&host)? } else { HostState::Absent };
+                match state {
+                    HostState::Dir => return Err(VfsError::WriteOntoDirectory(path.clone())),
+                    HostState::File { .. } => match self.host.fingerprint_at(&host, true)? {
+                        Some(fp) => (Base::File(fp), None),
+                        None => (Base::Absent, None),
+                    },
+                    HostState::Absent | HostState::Other => {
+                        self.check_portable(path)?;
+                        (Base::Absent, None)
+                    }
+                }
+            }
         };
         let renamed_from = match origin {
             Origin::Keep => kept_origin,
@@ -83,6 +102,93 @@ impl Ctx<'_> {
         let entry = Entry { blob: Some(blob), size, renamed_from, ..Entry::new(path.clone(), EntryKind::File, base) };
         self.db(store::put(self.conn, &entry))?;
         Ok(())
+    }
+
+    /// Refuses a new name the folder, or a Windows machine it may sync to, cannot hold.
+    fn check_portable(&self, path: &VPath) -> Result<()> {
+        match self.host.names.unportable(path.name()) {
+            Some(reason) if !path.is_root() => Err(VfsError::UnportableName { path: path.clone(), reason }),
+            _ => Ok(()),
+        }
+    }
+
+    /// On a folder that folds names, refuses `path` when it is another spelling of a pending entry
+    /// or (when the disk shows through, `visible`) of an entry on disk. True when the disk holds
+    /// it under another spelling that this overlay removes: the path is then new.
+    fn check_spelling(&self, path: &VPath, visible: bool) -> Result<bool> {
+        let names = self.host.names;
+        if !names.folds() || path.is_root() {
+            return Ok(false);
+        }
+        let parent = path.parent().unwrap_or_else(VPath::root);
+        let name = path.name();
+        let ignores = |other: &str| match names.fold_case && other.to_lowercase() == name.to_lowercase() {
+            true => "case",
+            false => "Unicode normalisation",
+        };
+        for e in self.db(store::children(self.conn, &parent))? {
+            if e.kind != EntryKind::Whiteout && e.path != *path && names.same(e.path.name(), name) {
+                let ignores = ignores(e.path.name());
+                return Err(VfsError::NameCollision {
+                    path: path.clone(),
+                    existing: e.path,
+                    ignores,
+                    state: "is pending",
+                });
+            }
+        }
+        if !visible {
+            return Ok(false);
+        }
+        let Some(other) = self.host.other_spelling(&parent, name)? else { return Ok(false) };
+        let existing = parent.join(&other)?;
+        match self.entry(&existing)? {
+            Some(e) if e.kind == EntryKind::Whiteout => Ok(true),
+            _ => Err(VfsError::NameCollision {
+                path: path.clone(),
+                ignores: ignores(&other),
+                existing,
+                state: "is in the folder",
+            }),
+        }
+    }
+
+    /// `path` as this folder spells what it names. Where the folder ignores normalisation every
+    /// segment takes the spelling of the entry pending or on disk (an NFC request finds the NFD
+    /// name, and the commit keeps the disk's name); where it ignores case, so do the directories
+    /// above a new name (`/inbox/new.txt` lands in the folder's `/Inbox/`). The last segment's
+    /// case is kept: another case of an existing name is refused by [`Ctx::check_spelling`].
+    pub(crate) fn spell(&self, path: &VPath, for_write: bool) -> Result<VPath> {
+        let names = self.host.names;
+        let unicode = names.fold_unicode && !path.as_str().is_ascii();
+        let case = names.fold_case && for_write;
+        if !(unicode || case) || path.is_root() {
+            return Ok(path.clone());
+        }
+        let segments: Vec<&str> = path.segments().collect();
+        let mut out = VPath::root();
+        for (i, segment) in segments.iter().enumerate() {
+            let last = i + 1 == segments.len();
+            let rules = if last || !case { crate::names::NameRules { fold_case: false, ..names } } else { names };
+            let exact = out.join(segment)?;
+            let mut spelled = None;
+            if rules.folds() && self.entry(&exact)?.is_none() {
+                let key = rules.key(segment);
+                spelled = self
+                    .db(store::children(self.conn, &out))?
+                    .into_iter()
+                    .find(|e| e.kind != EntryKind::Whiteout && rules.key(e.path.name()) == key)
+                    .map(|e| e.path);
+                if spelled.is_none()
+                    && let Some(other) = self.host.other_spelling(&out, segment)?
+                    && rules.key(&other) == key
+                {
+                    spelled = Some(out.join(&other)?);
+                }
+            }
+            out = spelled.unwrap_or(exact);
+        }
+        Ok(out)
     }
 
     pub(crate) fn make_dir(&self, path: &VPath) -> Result<()> {

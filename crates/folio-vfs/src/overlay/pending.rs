@@ -51,6 +51,9 @@ pub enum Conflict {
     },
     /// The path now resolves outside the folder (a directory was replaced by a link).
     OutsideFolder,
+    /// Another program holds the file open and locks it (a Windows sharing or lock violation):
+    /// nothing was written, the change stays pending.
+    HeldOpen,
 }
 
 impl std::fmt::Display for Conflict {
@@ -69,6 +72,9 @@ impl std::fmt::Display for Conflict {
                 write!(f, "this folder ignores case, and the name collides with {existing}")
             }
             Conflict::OutsideFolder => f.write_str("it now resolves outside the folder"),
+            Conflict::HeldOpen => f.write_str(
+                "another program has the file open (Excel, Word or a viewer) and locks it — close it there and commit again",
+            ),
         }
     }
 }
@@ -104,6 +110,25 @@ pub(crate) const LITTER: &[&str] = &[".DS_Store", "Thumbs.db", "desktop.ini"];
 impl Ctx<'_> {
     /// The conflict, if any, between what the entry expects on disk and what is there.
     pub(crate) fn check_base(&self, path: &VPath, base: &Base, for_dir: bool) -> Result<Option<Conflict>> {
+        // On a folder that folds names, a new path the disk holds under another spelling is that
+        // entry: a collision, unless the overlay removes that spelling (a rename by case only).
+        if *base == Base::Absent
+            && self.host.names.folds()
+            && let Some(parent) = path.parent()
+        {
+            match self.host.other_spelling(&parent, path.name()) {
+                Ok(Some(other)) => {
+                    let existing = parent.join(&other)?;
+                    return Ok(match self.entry(&existing)? {
+                        Some(e) if e.kind == EntryKind::Whiteout => None,
+                        _ => Some(Conflict::CaseCollision { existing: existing.to_string() }),
+                    });
+                }
+                Ok(None) => {}
+                Err(VfsError::EscapesFolder { .. }) => return Ok(Some(Conflict::OutsideFolder)),
+                Err(other) => return Err(other),
+            }
+        }
         let state = match self.host.state(path) {
             Ok(state) => state,
             Err(VfsError::EscapesFolder { .. }) => return Ok(Some(Conflict::OutsideFolder)),
@@ -192,14 +217,15 @@ impl Ctx<'_> {
                     (kind, true, self.check_base(&e.path, &e.base, true)?)
                 }
             };
-            if self.host.case_insensitive && e.base == Base::Absent && conflict.is_none() {
-                let parent = e.path.parent().unwrap_or_else(VPath::root);
-                if let Some(twin) = self.host.case_twin(&parent, e.path.name())? {
-                    conflict = Some(Conflict::CaseCollision { existing: parent.join(&twin)?.to_string() });
-                } else if let Some(first) = added_names.get(&e.path.as_str().to_lowercase()) {
-                    conflict = Some(Conflict::CaseCollision { existing: first.to_string() });
-                } else {
-                    added_names.insert(e.path.as_str().to_lowercase(), e.path.clone());
+            // Two new paths that are one name here (written before the folder was known to fold,
+            // or by an older Folio): the second collides with the first.
+            if self.host.names.folds() && e.base == Base::Absent && conflict.is_none() {
+                let key = self.host.names.key(e.path.as_str()).into_owned();
+                match added_names.get(&key) {
+                    Some(first) => conflict = Some(Conflict::CaseCollision { existing: first.to_string() }),
+                    None => {
+                        added_names.insert(key, e.path.clone());
+                    }
                 }
             }
             let size = (e.kind == EntryKind::File).then_some(e.size);

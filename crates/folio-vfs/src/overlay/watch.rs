@@ -33,7 +33,7 @@ impl Overlay {
         let (tx, rx) = channel();
         let root = self.host.root.clone();
         let ignore = self.ignore.clone();
-        let host = crate::overlay::host::HostRoot { root: root.clone(), case_insensitive: self.host.case_insensitive };
+        let host = self.host.clone();
         let mut debouncer = new_debouncer(Duration::from_millis(200), move |result: DebounceEventResult| {
             let Ok(events) = result else { return };
             let mut paths: Vec<VPath> = events

@@ -84,7 +84,7 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
         empty = false;
         let entry = entry.unwrap();
         let path = entry.path();
-        let rel = format!("/{}", path.strip_prefix(root).unwrap().display());
+        let rel = vfs_rel(root, &path);
         let meta = std::fs::symlink_metadata(&path).unwrap();
         if meta.file_type().is_symlink() {
             out.push(format!("{rel} -> {}", std::fs::read_link(&path).unwrap().display()));
@@ -96,8 +96,15 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
         }
     }
     if empty && dir != root {
-        out.push(format!("/{}/", dir.strip_prefix(root).unwrap().display()));
+        out.push(format!("{}/", vfs_rel(root, dir)));
     }
+}
+
+/// `path` below `root` as a VFS path: `/`-separated on every OS (`display()` would give
+/// `/inbox\one.txt` on Windows).
+fn vfs_rel(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap();
+    rel.components().map(|c| format!("/{}", c.as_os_str().to_string_lossy())).collect()
 }
 
 pub fn p(s: &str) -> VPath {

@@ -4,6 +4,7 @@ mod crash;
 mod figures;
 mod fixture;
 mod kill;
+mod names;
 mod overlay;
 mod range;
 mod stream;
