@@ -1,23 +1,6 @@
 /** One row per order with ISO dates and numeric amounts. */
-import * as fs from 'env:fs';
-import { csv } from 'env:std';
 import * as sheets from 'env:spreadsheets';
-
-async function sales(fs, csv) {
-  const raw = await fs.readFile("/inbox/sales-export.csv");
-  const seen = new Set();
-  const rows = [];
-  for (const r of csv.parse(raw.split("\n").filter((l) => !l.startsWith("#")).join("\n"))) {
-    if (!r.order_id || seen.has(r.order_id)) continue;
-    seen.add(r.order_id);
-    rows.push({ ...r, amount: Number(String(r.amount).replace(/[$,\s]/g, "")) });
-  }
-  const by = {};
-  for (const r of rows) by[r.region] = Math.round(((by[r.region] || 0) + r.amount) * 100) / 100;
-  const total = Math.round(rows.reduce((a, r) => a + r.amount, 0) * 100) / 100;
-  const regions = Object.entries(by).sort((a, b) => b[1] - a[1]);
-  return { rows, total, regions, top: regions[0][0] };
-}
+import { sales } from './lib/sales.js';
 
 const MONTHS = { Jan: 1, Feb: 2, Mar: 3, Apr: 4, May: 5, Jun: 6, Jul: 7, Aug: 8, Sep: 9, Oct: 10, Nov: 11, Dec: 12 };
 function iso(text) {
@@ -31,7 +14,7 @@ function iso(text) {
 }
 
 export default async function () {
-  const s = await sales(fs, csv);
+  const s = await sales();
   // A real date is an Excel serial number (days since 1899-12-30) shown with a date format.
   const serial = (d) => { const [y, m, dd] = d.split('-').map(Number); return (Date.UTC(y, m - 1, dd) - Date.UTC(1899, 11, 30)) / 86400000; };
   const rows = s.rows.map((r) => [r.order_id, serial(iso(r.date)), r.region, r.amount, r.rep.trim()]);

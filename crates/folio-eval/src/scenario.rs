@@ -139,6 +139,9 @@ macro_rules! scenarios {
     };
 }
 
+/// Modules the reference and bad solutions share, written beside them under `/scripts`.
+pub const SOLUTION_LIBS: &[(&str, &str)] = &[("lib/sales.js", include_str!("../scenarios/lib/sales.js"))];
+
 /// Every scenario's id, JSON, reference solution and bad solution.
 const SOURCES: &[(&str, &str, &str, &str)] = scenarios![
     "pdf-review",

@@ -63,6 +63,13 @@ pub fn attempt(scenario: &Scenario, corpus: &Corpus, script: &str, readers: &Rea
     if let Some(parent) = on_disk.parent() {
         std::fs::create_dir_all(parent).map_err(|e| EvalError::io(parent, e))?;
     }
+    for (name, text) in crate::scenario::SOLUTION_LIBS {
+        let lib = trial.folder().join("scripts").join(name);
+        if let Some(parent) = lib.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| EvalError::io(parent, e))?;
+        }
+        std::fs::write(&lib, text).map_err(|e| EvalError::io(&lib, e))?;
+    }
     // A solution may name the truth as the task does (`{{budget.new}}`).
     let script = crate::scenario::fill(script, &corpus.truth)?;
     std::fs::write(&on_disk, script).map_err(|e| EvalError::io(&on_disk, e))?;
