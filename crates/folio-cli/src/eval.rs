@@ -272,14 +272,14 @@ fn run_models(args: RunArgs) -> Result<ExitCode> {
             eprintln!("[{index}/{total}{eta}] {model} on {scenario} …");
         }
         Progress::Finished(r) => {
-            spent += r.cost;
+            spent += r.turn.cost;
             let failed: Vec<&str> = r.checks.iter().filter(|c| !c.passed).map(|c| c.name.as_str()).collect();
             eprintln!(
                 "    {} — {} turns, {} tool errors, ${:.4} (${spent:.4} of ${:.2}){}",
-                if r.complete() { "complete" } else { r.stop.as_str() },
-                r.turns,
-                r.tool_errors.len(),
-                r.cost,
+                if r.complete() { "complete" } else { r.turn.stop.as_str() },
+                r.turn.turns,
+                r.turn.tool_errors.len(),
+                r.turn.cost,
                 plan.budget,
                 if failed.is_empty() { String::new() } else { format!("; failed: {}", failed.join(", ")) }
             );

@@ -26,19 +26,9 @@ pub struct Report<'a> {
 
 /// Now, as `2026-12-03 14:05 UTC`.
 pub fn now_utc() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
-    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Days since 1970-01-01 to a civil date (the proleptic Gregorian calendar).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rest / 3600, rest % 3600 / 60)
+    let ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis()) as i64;
+    let iso = folio_env::iso(ms);
+    format!("{} {} UTC", &iso[..10], &iso[11..16])
 }
 
 fn esc(text: &str) -> String {
@@ -78,12 +68,12 @@ pub fn html(report: &Report<'_>) -> String {
         let t = models.entry(&r.model).or_default();
         t.runs += 1;
         t.complete += usize::from(r.complete());
-        t.max_turns += usize::from(r.stop == "max-turns");
-        t.turns += u64::from(r.turns);
-        t.tool_errors += r.tool_errors.len();
-        t.tokens_in += r.tokens_in;
-        t.tokens_out += r.tokens_out;
-        t.cost += r.cost;
+        t.max_turns += usize::from(r.turn.stop == "max-turns");
+        t.turns += u64::from(r.turn.turns);
+        t.tool_errors += r.turn.tool_errors.len();
+        t.tokens_in += r.turn.tokens_in;
+        t.tokens_out += r.turn.tokens_out;
+        t.cost += r.turn.cost + r.judge_cost;
         scenarios.entry(&r.scenario).or_default().push(r);
     }
     let mut h = String::new();
@@ -136,7 +126,7 @@ th{{background:#f5f7fa;font-weight:600}}td.n{{text-align:right;font-variant-nume
             write!(h, "<tr><td>{}</td><td class='n {class}'>{done}/{}</td><td>{list}</td></tr>", esc(id), runs.len());
     }
     h.push_str("</table>");
-    let unfinished: Vec<&Record> = records.iter().filter(|r| r.stop != "finished").collect();
+    let unfinished: Vec<&Record> = records.iter().filter(|r| r.turn.stop != "finished").collect();
     h.push_str("<h2>Runs that did not finish</h2>");
     if unfinished.is_empty() {
         h.push_str("<p class=muted>Every run finished.</p>");
@@ -149,8 +139,8 @@ th{{background:#f5f7fa;font-weight:600}}td.n{{text-align:right;font-variant-nume
                 esc(&r.model),
                 esc(&r.scenario),
                 r.rep,
-                esc(&r.stop),
-                esc(r.error.as_deref().unwrap_or(""))
+                esc(&r.turn.stop),
+                esc(r.turn.error.as_deref().unwrap_or(""))
             );
         }
         h.push_str("</table>");

@@ -135,22 +135,9 @@ pub struct Record {
     pub scenario: String,
     /// The repetition (1-based).
     pub rep: u32,
-    /// `finished`, `max-turns` or `error`.
-    pub stop: String,
-    /// The loop's error, when it stopped on one.
-    pub error: Option<String>,
-    /// Model calls.
-    pub turns: u32,
-    /// Tool calls.
-    pub tool_calls: u32,
-    /// Tool calls that failed, each with its first line.
-    pub tool_errors: Vec<String>,
-    /// Prompt tokens (cache included) and generated tokens.
-    pub tokens_in: u64,
-    /// Generated tokens.
-    pub tokens_out: u64,
-    /// USD, from the provider's prices (or the estimate's when the provider reports none).
-    pub cost: f64,
+    /// What the turn measured.
+    #[serde(flatten)]
+    pub turn: Turned,
     /// USD the judge's call cost (0 without a judge).
     #[serde(default)]
     pub judge_cost: f64,
@@ -163,7 +150,7 @@ pub struct Record {
 impl Record {
     /// Complete: finished and every check held.
     pub fn complete(&self) -> bool {
-        self.stop == "finished" && self.checks.iter().all(|c| c.passed)
+        self.turn.stop == "finished" && self.checks.iter().all(|c| c.passed)
     }
 }
 
@@ -346,7 +333,7 @@ pub fn run(
                 let name = format!("{}/{}", model.provider.as_str(), model.model);
                 progress(Progress::Starting { index, total, model: &name, scenario: &scenario.id, eta_seconds: eta });
                 let mut record = one(&opened, &trial, &corpus, scenario, rep, &name, price, &readers, cancel)?;
-                spent += record.cost;
+                spent += record.turn.cost;
                 if let Some(judge) = judge.as_ref().filter(|_| !scenario.questions.is_empty()) {
                     if judge_spent + judge.estimate() > plan.judge_budget {
                         return Err(EvalError::Budget(format!(
@@ -395,14 +382,7 @@ fn one(
         model: name.to_owned(),
         scenario: scenario.id.clone(),
         rep,
-        stop: t.stop,
-        error: t.error,
-        turns: t.turns,
-        tool_calls: t.tool_calls,
-        tool_errors: t.tool_errors,
-        tokens_in: t.tokens_in,
-        tokens_out: t.tokens_out,
-        cost: t.cost,
+        turn: t,
         judge_cost: 0.0,
         seconds: started.elapsed().as_secs_f64(),
         checks,
@@ -410,6 +390,7 @@ fn one(
 }
 
 /// What one agent turn measured.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Turned {
     /// `finished`, `max-turns`, `cancelled` or `error`.
     pub stop: String,
@@ -489,7 +470,7 @@ pub fn failed_checks(records: &[&Record]) -> Vec<(String, usize)> {
 /// Every verbatim tool error, by frequency (the friction table).
 pub fn friction(records: &[Record]) -> Vec<(String, usize)> {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for e in records.iter().flat_map(|r| &r.tool_errors) {
+    for e in records.iter().flat_map(|r| &r.turn.tool_errors) {
         *counts.entry(e.clone()).or_default() += 1;
     }
     let mut out: Vec<(String, usize)> = counts.into_iter().collect();
