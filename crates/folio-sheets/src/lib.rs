@@ -54,6 +54,8 @@ pub mod flat;
 pub mod ops;
 pub mod ops_write;
 pub mod patch;
+pub mod refs;
+pub mod structure;
 pub mod style;
 pub mod values;
 
