@@ -459,7 +459,7 @@ fn cell(path: &str, raw: &str, ctx: &mut Ctx<'_>, me: &mut Sheet<'_>) -> Result<
         let si = f_start.as_ref().and_then(|s| attr(s, b"si")).unwrap_or_default();
         let base = if !f_empty && !text.is_empty() {
             me.shared.insert(si, (text.clone(), r0, c0));
-            text.clone()
+            text
         } else {
             let (mt, mr, mc) = me.shared.get(&si).cloned().ok_or_else(|| {
                 damaged(
@@ -482,7 +482,7 @@ fn cell(path: &str, raw: &str, ctx: &mut Ctx<'_>, me: &mut Sheet<'_>) -> Result<
         {
             open = set_attr(&open, "ref", Some(&n));
         }
-        (text.clone(), open)
+        (text, open)
     };
     let new = ctx.formula(&base, Some(me.name), &format!("{}!{at}", me.name));
     ctx.report.uncached += 1;
