@@ -29,6 +29,8 @@ export interface ChartSpec {
   legend?: 'bottom' | 'right' | 'none';
   /** Excel-like: '#,##0', '0.0%', '$#,##0.00' */
   numberFormat?: string;
+  /** Where the value axis starts; bar, column and area axes start at zero without it. */
+  yMin?: number;
 }
 
 export interface RenderOptions {

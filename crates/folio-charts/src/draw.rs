@@ -379,6 +379,15 @@ impl Ctx<'_> {
     }
 
     fn value_span(&self, secondary: bool) -> (f64, f64) {
+        let (lo, hi) = self.data_span(secondary);
+        match self.spec.y_min {
+            // The spec says where the axis starts (primary axis only).
+            Some(m) if !secondary => (m.min(hi), hi.max(m)),
+            _ => (lo, hi),
+        }
+    }
+
+    fn data_span(&self, secondary: bool) -> (f64, f64) {
         let spec = self.spec;
         let series = || spec.series.iter().filter(move |s| s.secondary == secondary);
         let bars = matches!(spec.kind, ChartType::Bar | ChartType::Area)

@@ -3,7 +3,8 @@
 /// The chart types, for messages.
 pub const TYPES: &str = "bar, line, area, pie, scatter, combo";
 /// The spec's fields, for messages.
-pub const FIELDS: &str = "type, title, categories, series, horizontal, stacked, xTitle, yTitle, legend, numberFormat";
+pub const FIELDS: &str =
+    "type, title, categories, series, horizontal, stacked, xTitle, yTitle, legend, numberFormat, yMin";
 /// A series' fields, for messages.
 pub const SERIES_FIELDS: &str = "name, values, x (scatter), type (combo: bar|line), axis (primary|secondary)";
 

@@ -108,6 +108,8 @@ pub struct ChartSpec {
     pub legend: Legend,
     /// The values' number format (`#,##0`, `0.0%`, `$#,##0.00`, …), as given.
     pub number_format: Option<String>,
+    /// Where the value axis starts (`yMin`); bars, columns and areas start at zero without it.
+    pub y_min: Option<f64>,
 }
 
 fn text(map: &Map<String, Value>, key: &str, at: &str) -> Result<Option<String>> {
@@ -277,6 +279,16 @@ impl ChartSpec {
             y_title: text(map, "yTitle", "")?,
             legend,
             number_format: text(map, "numberFormat", "")?,
+            y_min: match map.get("yMin") {
+                None | Some(Value::Null) => None,
+                Some(Value::Number(n)) => n.as_f64().filter(|f| f.is_finite()),
+                Some(other) => {
+                    return Err(ChartError::Spec(format!(
+                        "yMin must be a number (where the value axis starts), not {}",
+                        kind_of(other)
+                    )));
+                }
+            },
         };
         if spec.categories.is_empty() && kind != ChartType::Scatter {
             let n = spec.series.iter().map(|s| s.values.len()).max().unwrap_or(0);

@@ -84,8 +84,8 @@ export function normalize(path: string, out: string, options?: { lufs?: number; 
 export function waveform(path: string, out: string, options?: { size?: [number, number]; colour?: string } & CallOptions): Promise<Written>;
 /** A subtitle track (default 0) to .srt, .vtt, .ass or .ssa. */
 export function extractSubtitles(path: string, out: string, options?: { track?: number } & CallOptions): Promise<{ path: string; bytes: number; track: number }>;
-/** Draws subtitles into the pictures: a track of the video, or a separate .srt/.vtt/.ass file (`subtitles`). Sound is copied. */
-export function burnSubtitles(path: string, out: string, options: { track?: number; subtitles?: string } & CallOptions): Promise<Written>;
+/** Draws subtitles into the pictures: a track of the video, or a separate .srt/.vtt/.ass file (`subtitles`). Sound is copied. Set in the bundled DejaVu Sans (the same on every machine); `fonts` lists the faces libass used, and text that would need a font of this machine (CJK, emoji) is refused. */
+export function burnSubtitles(path: string, out: string, options: { track?: number; subtitles?: string } & CallOptions): Promise<Written & { fonts: string[] }>;
 /** A video of stills, each shown `frameMs` (default 1000), letterboxed to `size` (default: the first image's). */
 export function slideshow(images: string[], out: string, options?: { frameMs?: number; size?: [number, number] } & CallOptions): Promise<Written>;
 /** `count` pictures (default 9) spread over the video, tiled `columns` wide (default 3), each `width` px (default 320), in one image. */

@@ -19,6 +19,10 @@
 //!   evaluator computes them exactly.
 //! - **Editing in place** ([`patch`]): cells rewritten inside the sheet XML, every other part
 //!   copied byte for byte, so styles, charts and macros survive `append` and `update`.
+//! - **Structure edits** ([`structure`], [`refs`]): rows and columns inserted or deleted by
+//!   editing the package; every reference to the sheet (formulas on every sheet, defined
+//!   names, chart series, conditional formats, validations, merges) moves as Excel moves it,
+//!   and a reference to deleted cells becomes `#REF!`, listed.
 //! - **Checking** ([`check`]): every formula error with sheet and cell, and formula cells
 //!   without a cached value; `recalculate` runs LibreOffice through
 //!   `folio_render::recalc`.
@@ -54,6 +58,8 @@ pub mod flat;
 pub mod ops;
 pub mod ops_write;
 pub mod patch;
+pub mod refs;
+pub mod structure;
 pub mod style;
 pub mod values;
 

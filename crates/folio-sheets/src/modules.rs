@@ -55,7 +55,7 @@ fn function(binding: &'static Binding, host: Arc<SheetsHost>) -> NativeFunction 
 pub fn spreadsheets_module(host: Arc<SheetsHost>) -> NativeModule {
     NativeModule {
         name: "spreadsheets".into(),
-        description: "Workbooks: read xlsx/xlsm/xlsb/xls/ods/csv as records in pages; write styled workbooks with formulas (cached values), charts, filters and merges; append and edit in place; recalculate with LibreOffice; check for formula errors.".into(),
+        description: "Workbooks: read xlsx/xlsm/xlsb/xls/ods/csv as records in pages; write styled workbooks with formulas (cached values), charts, filters and merges; append and edit in place; insert and delete rows and columns (formulas, names, charts and rules follow); recalculate with LibreOffice; check for formula errors.".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         types_dts: SPREADSHEETS_DTS.into(),
         docs: SPREADSHEETS_README.into(),
@@ -105,7 +105,7 @@ Costly mistakes:
 - Reading a 200k-row sheet in one call: the limit is 100,000 records; page with `{offset, limit}`.
 - Guessing a sheet name: a wrong one is refused with the real names listed; `describe` tells you first.
 - Presenting without `check`: a `#REF!` or `#DIV/0!` in a deliverable is the error people notice; fix the formula, write again, recalculate, check again.
-- Inserting or deleting rows with exceljs (`spliceRows`): formulas keep pointing at the old rows, silently. env:spreadsheets has no row/column insert or delete, conditional formatting or data validation; rebuild with `create` or rewrite the shifted formulas with `update`.
+- Inserting or deleting rows with exceljs (`spliceRows`): formulas keep pointing at the old rows, silently. Use `insertRows`/`deleteRows`/`insertColumns`/`deleteColumns(path, {sheet, at, count})`: formulas on every sheet, defined names, charts, conditional formats, validations and merges move as in Excel; `refErrors` lists references that became `#REF!`; then `recalculate` and `check`. New conditional formats or validations cannot be written (existing ones are kept and moved).
 - Rebuilding a workbook to change a few cells: `update(path, {cells: {B7: 1200, C9: '=SUM(C2:C8)'}})` edits in place and keeps every style, chart and macro.
 "#,
 );

@@ -8,6 +8,7 @@ use crate::create::{SheetIn, record_headers};
 use crate::error::{Result, SheetError};
 use crate::ops::{Call, opts_arg, path_arg};
 use crate::patch::{Edits, NewCell};
+use crate::refs::{Axis, Edit};
 
 fn rows_arg(args: &[Value], i: usize) -> Result<Vec<Value>> {
     match args.get(i) {
@@ -269,6 +270,92 @@ pub fn update(call: &Call<'_>, args: &[Value]) -> Result<Value> {
     let mut out = json!({"path": path, "sheet": sheet, "updated": cells.len(), "formulas": formulas});
     if formulas > 0 {
         out["hint"] = json!("formulas written in place have no cached value until recalculate(path); then check(path)");
+    }
+    Ok(out)
+}
+
+/// `insertRows(path, {sheet, at, count})`: `count` rows inserted before row `at`.
+pub fn insert_rows(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+    structure_edit(call, args, Axis::Rows, false)
+}
+
+/// `deleteRows(path, {sheet, at, count})`: rows `at..at+count` deleted.
+pub fn delete_rows(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+    structure_edit(call, args, Axis::Rows, true)
+}
+
+/// `insertColumns(path, {sheet, at: 'C' | 3, count})`.
+pub fn insert_columns(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+    structure_edit(call, args, Axis::Cols, false)
+}
+
+/// `deleteColumns(path, {sheet, at: 'C' | 3, count})`.
+pub fn delete_columns(call: &Call<'_>, args: &[Value]) -> Result<Value> {
+    structure_edit(call, args, Axis::Cols, true)
+}
+
+/// The line `at` names: a 1-based number, or column letters for columns.
+fn line_arg(v: Option<&Value>, axis: Axis, op: &str) -> Result<u32> {
+    let max = match axis {
+        Axis::Rows => crate::refs::MAX_ROW,
+        Axis::Cols => crate::refs::MAX_COL,
+    };
+    let n = match v {
+        Some(Value::Number(n)) => n.as_u64().map(|n| n as u32),
+        Some(Value::String(s)) if axis == Axis::Cols && !s.is_empty() && s.chars().all(|c| c.is_ascii_alphabetic()) => {
+            crate::refs::cell_at(&format!("{}1", s.to_ascii_uppercase())).map(|(_, c)| c)
+        }
+        _ => None,
+    };
+    let what = if axis == Axis::Rows {
+        "a row number (1-based), such as 5"
+    } else {
+        "a column letter or number, such as 'C' or 3"
+    };
+    n.filter(|n| (1..=max).contains(n)).ok_or_else(|| {
+        SheetError::invalid(format!("{op}: at must be {what}, not {}", v.map_or("missing".into(), Value::to_string)))
+    })
+}
+
+fn structure_edit(call: &Call<'_>, args: &[Value], axis: Axis, delete: bool) -> Result<Value> {
+    let path = path_arg(args, 0, "workbook")?;
+    let o = opts_arg(args, 1)?;
+    let at = line_arg(o.get("at"), axis, call.op)?;
+    let count = match o.get("count") {
+        None | Some(Value::Null) => 1,
+        Some(v) => v
+            .as_u64()
+            .filter(|n| *n >= 1 && *n <= u64::from(crate::refs::MAX_ROW))
+            .ok_or_else(|| SheetError::invalid(format!("{}: count must be a whole number ≥ 1, not {v}", call.op)))?
+            as u32,
+    };
+    let bytes = call.read_bytes(&path)?;
+    let format = detect(&path, &bytes)?;
+    if !format.editable() {
+        return Err(not_editable(&path, format));
+    }
+    let book = Book::open(&path, &bytes, format)?;
+    let sheet = book.resolve(o.get("sheet"))?;
+    let edit = Edit { axis, at, count, delete };
+    let (done, report) = crate::structure::apply(&path, &bytes, &sheet, edit)?;
+    call.write_bytes(&path, &done)?;
+    let unit = if axis == Axis::Rows { "rows" } else { "columns" };
+    let name = |n: u32| if axis == Axis::Rows { n.to_string() } else { crate::flat::column_letter(n - 1) };
+    let span = format!("{}:{}", name(at), name(at + count - 1));
+    let mut out = serde_json::to_value(&report).unwrap_or(Value::Null);
+    out["path"] = json!(path);
+    out["sheet"] = json!(sheet);
+    out[if delete { "deleted" } else { "inserted" }] = json!({ unit: span });
+    if !report.ref_errors.is_empty() {
+        out["warning"] = json!(format!(
+            "{} reference(s) named only deleted cells and now read #REF!: {} — fix those formulas with update",
+            report.ref_errors.len(),
+            report.ref_errors.iter().take(10).cloned().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if report.uncached > 0 {
+        out["hint"] =
+            json!("formula values are from before the edit and were dropped: recalculate(path), then check(path)");
     }
     Ok(out)
 }

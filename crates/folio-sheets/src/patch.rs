@@ -32,18 +32,22 @@ pub enum NewCell {
 /// Edits by row, then column (0-based).
 pub type Edits = BTreeMap<u32, BTreeMap<u32, NewCell>>;
 
-fn damaged(path: &str, detail: impl std::fmt::Display) -> SheetError {
+pub(crate) fn damaged(path: &str, detail: impl std::fmt::Display) -> SheetError {
     SheetError::Damaged { path: path.into(), detail: detail.to_string() }
 }
 
-fn read_part(path: &str, archive: &mut zip::ZipArchive<Cursor<&[u8]>>, name: &str) -> Result<Option<String>> {
+pub(crate) fn read_part(
+    path: &str,
+    archive: &mut zip::ZipArchive<Cursor<&[u8]>>,
+    name: &str,
+) -> Result<Option<String>> {
     let Ok(mut f) = archive.by_name(name) else { return Ok(None) };
     let mut s = String::new();
     f.read_to_string(&mut s).map_err(|e| damaged(path, format!("part {name}: {e}")))?;
     Ok(Some(s))
 }
 
-fn attr(e: &BytesStart<'_>, key: &[u8]) -> Option<String> {
+pub(crate) fn attr(e: &BytesStart<'_>, key: &[u8]) -> Option<String> {
     e.attributes().flatten().find(|a| a.key.local_name().as_ref() == key || a.key.as_ref() == key).map(|a| {
         let raw = String::from_utf8_lossy(&a.value).into_owned();
         quick_xml::escape::unescape(&raw).map(|v| v.into_owned()).unwrap_or(raw)
@@ -252,7 +256,7 @@ fn patch_sheet(path: &str, xml: &str, edits: &Edits) -> Result<String> {
 }
 
 /// Marks the workbook to recalculate on open (`calcPr fullCalcOnLoad="1"`).
-fn full_calc(wb: &str) -> String {
+pub(crate) fn full_calc(wb: &str) -> String {
     if let Some(at) = wb.find("<calcPr").or_else(|| wb.find(":calcPr")) {
         let close = wb[at..].find('>').map_or(wb.len(), |i| at + i);
         let tag = &wb[at..close];
@@ -273,7 +277,7 @@ fn full_calc(wb: &str) -> String {
 }
 
 /// Removes every element `<tag …/>` whose text mentions `needle`.
-fn drop_elements(xml: &str, tag: &str, needle: &str) -> String {
+pub(crate) fn drop_elements(xml: &str, tag: &str, needle: &str) -> String {
     let mut out = String::with_capacity(xml.len());
     let mut rest = xml;
     while let Some(i) = rest.find(&format!("<{tag} ")) {
@@ -311,7 +315,18 @@ pub fn apply(path: &str, bytes: &[u8], sheet: &str, edits: &Edits) -> Result<Vec
             }
         }
     }
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::with_capacity(bytes.len() + 1024)));
+    repack(path, &mut archive, &replaced, bytes.len())
+}
+
+/// The package of `archive` with the parts in `replaced` rewritten (compressed anew), every
+/// other part copied byte for byte, and the calculation chain dropped.
+pub(crate) fn repack(
+    path: &str,
+    archive: &mut zip::ZipArchive<Cursor<&[u8]>>,
+    replaced: &BTreeMap<String, Vec<u8>>,
+    size: usize,
+) -> Result<Vec<u8>> {
+    let mut w = zip::ZipWriter::new(Cursor::new(Vec::with_capacity(size + 1024)));
     let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
     for i in 0..archive.len() {
         let entry = archive.by_index_raw(i).map_err(|e| damaged(path, format!("part {i}: {e}")))?;
@@ -328,6 +343,26 @@ pub fn apply(path: &str, bytes: &[u8], sheet: &str, edits: &Edits) -> Result<Vec
         }
     }
     Ok(w.finish().map_err(|e| damaged(path, e))?.into_inner())
+}
+
+/// Drops the calculation chain from the workbook's relationships and content types, and
+/// marks the workbook to recalculate on open, into `replaced`.
+pub(crate) fn forget_chain(
+    path: &str,
+    archive: &mut zip::ZipArchive<Cursor<&[u8]>>,
+    replaced: &mut BTreeMap<String, Vec<u8>>,
+    workbook: &str,
+) -> Result<()> {
+    replaced.insert("xl/workbook.xml".into(), full_calc(workbook).into_bytes());
+    let has_chain = archive.file_names().any(|n| n.is_ok_and(|n| n == "xl/calcChain.xml"));
+    if has_chain {
+        for (name, tag) in [("xl/_rels/workbook.xml.rels", "Relationship"), ("[Content_Types].xml", "Override")] {
+            if let Some(x) = read_part(path, archive, name)? {
+                replaced.insert(name.into(), drop_elements(&x, tag, "calcChain").into_bytes());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `{A1: value | {formula} | "=F()"}` as edits.

@@ -101,6 +101,26 @@ export function create(path: string, spec: { sheets: SheetSpec[] | Record<string
 export function append(path: string, rows: (Row | CellValue[])[], opts?: { sheet?: string | number }): Promise<{ path: string; sheet: string; appended: number; firstRow: number; lastRow: number; addedColumns: string[] }>;
 /** Edits cells in place (xlsx/xlsm), keeping styles, charts and macros. */
 export function update(path: string, edit: { sheet?: string | number; cells: Record<string, CellValue | { formula: string } | { value: CellValue }> }): Promise<{ path: string; sheet: string; updated: number; formulas: number; hint?: string }>;
+/** What a row/column insert or delete moved. */
+export interface StructureResult {
+  path: string; sheet: string;
+  inserted?: { rows?: string; columns?: string }; deleted?: { rows?: string; columns?: string };
+  /** Formula texts (cells on every sheet, defined names, chart series, rules) whose references moved. */
+  formulasShifted: number;
+  /** Where a reference named only deleted cells and now reads #REF! ("Summary!B2"). */
+  refErrors: string[];
+  /** Formula cells whose cached value was dropped; recalculate(path) refills them. */
+  uncached: number;
+  parts: string[]; warning?: string; hint?: string;
+}
+/** Inserts `count` (1) rows before row `at` (1-based), moving formulas, names, charts, rules, validations and merges as Excel does. */
+export function insertRows(path: string, opts: { sheet?: string | number; at: number; count?: number }): Promise<StructureResult>;
+/** Deletes rows `at`..`at+count-1`; references to them become #REF! (listed in refErrors). */
+export function deleteRows(path: string, opts: { sheet?: string | number; at: number; count?: number }): Promise<StructureResult>;
+/** Inserts `count` (1) columns before column `at` ('C' or 3). */
+export function insertColumns(path: string, opts: { sheet?: string | number; at: string | number; count?: number }): Promise<StructureResult>;
+/** Deletes columns from `at` ('C' or 3). */
+export function deleteColumns(path: string, opts: { sheet?: string | number; at: string | number; count?: number }): Promise<StructureResult>;
 /** One sheet to CSV. */
 export function toCsv(input: string, output: string, opts?: { sheet?: string | number; delimiter?: string }): Promise<{ path: string; sheet: string; rows: number; bytes: number }>;
 /** A CSV (any common encoding) to a workbook with a bold, frozen header row. */

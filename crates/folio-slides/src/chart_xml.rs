@@ -34,11 +34,12 @@ fn num(v: f64) -> String {
 /// to the program that draws it (which may start a bar axis at 5,600 m and exaggerate every
 /// difference): `Some(0)` when the axis carries bars or areas (`carries` picks its series) and
 /// no value is negative; with negatives the drawing program's range already spans zero.
+/// The spec's `yMin`, when given, sets the primary axis' start whatever the type.
 fn zero_floor(spec: &ChartSpec, carries: impl Fn(&Series) -> bool) -> Option<f64> {
     let mine: Vec<&Series> = spec.series.iter().filter(|s| carries(s)).collect();
     let any = mine.iter().flat_map(|s| s.values.iter().flatten()).next().is_some();
     let negative = mine.iter().flat_map(|s| s.values.iter().flatten()).any(|v| *v < 0.0);
-    (any && !negative).then_some(0.0)
+    spec.y_min.or((any && !negative).then_some(0.0))
 }
 
 fn str_ref(f: &str, items: &[String]) -> String {
@@ -228,7 +229,7 @@ pub fn chart_xml(spec: &ChartSpec) -> String {
             "{}{}{}",
             cx.line_group(&all, (1, 2)),
             cx.cat_ax(1, 2, "b", false, x_title),
-            cx.val_ax(2, 1, "l", true, "autoZero", y_title, &code, None)
+            cx.val_ax(2, 1, "l", true, "autoZero", y_title, &code, spec.y_min)
         ),
         ChartType::Area => {
             let sers: String = all.iter().map(|&i| cx.ser(i, &spec.series[i], false)).collect();
@@ -285,7 +286,9 @@ pub fn chart_xml(spec: &ChartSpec) -> String {
                     "max",
                     &None,
                     "General",
-                    zero_floor(spec, |s| s.secondary && s.kind == SeriesKind::Bar),
+                    zero_floor(&ChartSpec { y_min: None, ..spec.clone() }, |s| {
+                        s.secondary && s.kind == SeriesKind::Bar
+                    }),
                 ));
             }
             format!("{groups}{axes}")
@@ -359,5 +362,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `yMin` in the spec is written into the value axis of every type that has one; the
+    /// secondary axis of a combo keeps its own floor.
+    #[test]
+    fn y_min_in_the_spec_sets_the_value_axis_start() {
+        let heights = [5895, 6190, 5642, 5199];
+        for t in ["bar", "area", "line"] {
+            for horizontal in [false, true] {
+                let x = xml(serde_json::json!({"type": t, "horizontal": horizontal && t == "bar", "yMin": 5000,
+                    "categories": ["a", "b", "c", "d"], "series": [{"name": "m", "values": heights}]}));
+                let val = &x[x.find("<c:valAx>").unwrap()..];
+                assert!(val.contains(r#"<c:min val="5000"/></c:scaling>"#), "{t}: {val}");
+            }
+        }
+        let x = xml(serde_json::json!({"type": "combo", "yMin": 100, "categories": ["a", "b"], "series": [
+            {"name": "m", "values": [150, 170]}, {"name": "r", "type": "bar", "axis": "secondary", "values": [1, 2]}]}));
+        let axes: Vec<&str> = x.split("<c:valAx>").skip(1).collect();
+        assert!(axes[0].contains(r#"<c:min val="100"/>"#), "{}", axes[0]);
+        assert!(axes[1].contains(r#"<c:min val="0"/>"#) && !axes[1].contains(r#"val="100""#), "{}", axes[1]);
     }
 }

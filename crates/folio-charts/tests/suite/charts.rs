@@ -134,3 +134,103 @@ fn bad_specs_are_refused_by_name() {
             .starts_with(b"\x89PNG")
     );
 }
+
+/// The `<rect>`s of colour `fill` in an SVG: (x, y, w, h).
+fn rects(svg: &str, fill: &str) -> Vec<(f32, f32, f32, f32)> {
+    let num = |tag: &str, k: &str| -> f32 {
+        let at = tag.find(&format!(" {k}=\"")).unwrap() + k.len() + 3;
+        tag[at..at + tag[at..].find('"').unwrap()].parse().unwrap()
+    };
+    svg.split("<rect ")
+        .skip(1)
+        .map(|t| format!(" {}", &t[..t.find("/>").unwrap()]))
+        .filter(|t| t.contains(&format!("fill=\"{fill}\"")))
+        .map(|t| (num(&t, "x"), num(&t, "y"), num(&t, "width"), num(&t, "height")))
+        .collect()
+}
+
+/// Where each label's `<text>` is drawn: (x, y).
+fn label_at(svg: &str, label: &str) -> (f32, f32) {
+    let end = svg.find(&format!(">{label}</text>")).unwrap_or_else(|| panic!("{label} is drawn"));
+    let tag = &svg[svg[..end].rfind("<text ").unwrap()..end];
+    let num = |k: &str| -> f32 {
+        let at = tag.find(&format!(" {k}=\"")).unwrap() + k.len() + 3;
+        tag[at..at + tag[at..].find('"').unwrap()].parse().unwrap()
+    };
+    (num("x"), num("y"))
+}
+
+/// Categories keep the table's order in env:charts' own output in both orientations:
+/// horizontal bars top-down (label y and bar y ascending, the longest bar first as in the
+/// data), columns left to right — in the SVG and in the PNG's pixels.
+#[test]
+fn categories_keep_the_data_order_in_svg_and_png_in_both_orientations() {
+    let cats = ["Alpha", "Bravo", "Charlie", "Delta"];
+    let values = [40.0, 10.0, 30.0, 20.0];
+    for horizontal in [true, false] {
+        let spec = ChartSpec::from_json(&json!({"type": "bar", "horizontal": horizontal, "legend": "none",
+            "categories": cats, "series": [{"name": "n", "values": values}]}))
+        .unwrap();
+        let svg = to_svg(&spec, 640, 400).unwrap().svg;
+        let along = |p: (f32, f32)| if horizontal { p.1 } else { p.0 };
+        let at: Vec<f32> = cats.iter().map(|c| along(label_at(&svg, c))).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "horizontal={horizontal}: labels in table order {at:?}");
+        let mut bars = rects(&svg, "#0072B2");
+        assert_eq!(bars.len(), 4, "{svg}");
+        bars.sort_by(|a, b| along((a.0, a.1)).total_cmp(&along((b.0, b.1))));
+        let lengths: Vec<f32> = bars.iter().map(|b| if horizontal { b.2 } else { b.3 }).collect();
+        for (i, v) in values.iter().enumerate() {
+            let ratio = lengths[i] / lengths[0];
+            assert!((ratio - (*v as f32 / 40.0)).abs() < 0.02, "horizontal={horizontal}: bar {i} {lengths:?}");
+        }
+        // The PNG: blue bands in drawing order carry the data's lengths.
+        let p = render_png(&spec, 640, 400, 1.0).unwrap();
+        let (w, h, px) = decode(&p.png);
+        let blue = |x: u32, y: u32| {
+            let i = ((y * w + x) * 4) as usize;
+            count(&px[i..i + 4], BLUE) == 1
+        };
+        let (outer, inner) = if horizontal { (h, w) } else { (w, h) };
+        let mut bands: Vec<u32> = Vec::new();
+        let mut inside = false;
+        for o in 0..outer {
+            let n = (0..inner).filter(|i| if horizontal { blue(*i, o) } else { blue(o, *i) }).count() as u32;
+            if n > 0 && !inside {
+                bands.push(n);
+            } else if n > 0 {
+                let last = bands.len() - 1;
+                bands[last] = bands[last].max(n);
+            }
+            inside = n > 0;
+        }
+        assert_eq!(bands.len(), 4, "horizontal={horizontal}: {bands:?}");
+        let order: Vec<usize> = {
+            let mut idx: Vec<usize> = (0..4).collect();
+            idx.sort_by_key(|i| std::cmp::Reverse(bands[*i]));
+            idx
+        };
+        assert_eq!(order, [0, 2, 3, 1], "horizontal={horizontal}: band lengths {bands:?} follow 40, 10, 30, 20");
+    }
+}
+
+/// Bar value axes start at zero (volcano heights are not exaggerated); `yMin` moves the start.
+#[test]
+fn bar_axes_start_at_zero_unless_y_min_says_otherwise() {
+    let heights = [5895.0, 6190.0, 5642.0];
+    let ratio = |extra: Value| {
+        let mut spec = json!({"type": "bar", "legend": "none", "categories": ["K", "C", "E"], "series": [{"name": "m", "values": heights}]});
+        if let Value::Object(m) = extra {
+            spec.as_object_mut().unwrap().extend(m);
+        }
+        let svg = to_svg(&ChartSpec::from_json(&spec).unwrap(), 640, 400).unwrap().svg;
+        let hs: Vec<f32> = rects(&svg, "#0072B2").iter().map(|r| r.3).collect();
+        hs[2] / hs[1]
+    };
+    let from_zero = ratio(json!({}));
+    assert!((from_zero - (5642.0 / 6190.0) as f32).abs() < 0.02, "from zero: {from_zero}");
+    let from_5000 = ratio(json!({"yMin": 5000}));
+    assert!((from_5000 - (642.0 / 1190.0) as f32).abs() < 0.05, "from 5000: {from_5000}");
+    assert!(
+        ChartSpec::from_json(&json!({"type": "bar", "yMin": "low", "series": [{"name": "m", "values": [1]}]})).is_err()
+    );
+}

@@ -106,4 +106,7 @@ fn a_rotated_scans_ocr_layer_is_read_whole_heading_included() {
         "the heading and first line: {got}"
     );
     assert!(lost * 20 <= total, "PDFium misses {lost} of pdftotext's {total} words: {missing:?}");
+    // grep `documents: true` reads the same text, heading included.
+    let grep = folio_docs::extract_text(&renderer(), "scan.pdf", &bytes).unwrap();
+    assert!(grep.contains("Helvetica") && grep.contains("Lorem ipsum dolor sit amet"), "grep's text: {grep}");
 }

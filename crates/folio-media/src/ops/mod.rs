@@ -224,9 +224,27 @@ impl Call<'_> {
         timeout: Duration,
         args: Vec<String>,
     ) -> Result<RunOutput, MediaError> {
+        self.exec_at(stage, subject, verb, media_secs, weight, timeout, args, crate::run::LogLevel::Error)
+    }
+
+    /// [`Self::exec`] with ffmpeg's log at `log` (`Info` keeps filter messages such as
+    /// libass's font choices in the run's stderr).
+    #[allow(clippy::too_many_arguments)]
+    pub fn exec_at(
+        &self,
+        stage: &Stage,
+        subject: &str,
+        verb: &str,
+        media_secs: f64,
+        weight: Weight,
+        timeout: Duration,
+        args: Vec<String>,
+        log: crate::run::LogLevel,
+    ) -> Result<RunOutput, MediaError> {
         let ffmpeg = self.host.ffmpeg()?;
         let mut call = FfmpegCall::new(self.job(subject), args.into_iter().map(Into::into).collect());
         call.cwd = Some(stage.dir().to_path_buf());
+        call.log = log;
         let spec = JobSpec { job: self.job(subject), verb, media_secs, weight, timeout };
         run_job(ffmpeg, self.budget, &spec, &call)
     }

@@ -2,6 +2,11 @@
 //! pictures). The subtitles filter reads a file named inside its graph, so it is given only the
 //! stage's own safe name and runs with the stage as its working directory: no caller's path
 //! ever enters a filter graph.
+//!
+//! Burnt subtitles are set in the bundled faces (folio-fonts' DejaVu Sans, written into the
+//! stage's `fonts/` and named by `force_style`), not whatever fontconfig finds first, so a clip
+//! comes out the same on every machine. libass says which font it chose (ffmpeg's info log);
+//! a choice outside the bundle is refused by name rather than written.
 
 use serde_json::Value;
 
@@ -103,6 +108,7 @@ pub fn burn(cx: &Call<'_>, a: &[Value]) -> Result<Value, MediaError> {
             format!("subtitles={}:si={n}", input.file)
         }
     };
+    let filter = format!("{filter}:{}", bundled_fonts(&stage)?);
     let has_audio = input.info.first(StreamKind::Audio).is_some();
     let file = format!("out.{ext}");
     let mut argv = vec![
@@ -124,7 +130,7 @@ pub fn burn(cx: &Call<'_>, a: &[Value]) -> Result<Value, MediaError> {
     }
     argv.push(file.clone());
     let (w, h) = input.info.size().unwrap_or((1920, 1080));
-    let run = cx.exec(
+    let run = cx.exec_at(
         &stage,
         &path,
         "burning subtitles into",
@@ -132,6 +138,40 @@ pub fn burn(cx: &Call<'_>, a: &[Value]) -> Result<Value, MediaError> {
         Weight::Video { pixels: u64::from(w) * u64::from(h) },
         o.timeout()?,
         argv,
+        crate::run::LogLevel::Info,
     )?;
-    cx.save(&stage, &file, &out, &run.stderr)
+    let fonts = chosen_fonts(&run.stderr);
+    if let Some(host) = fonts.iter().find(|f| f.contains('/')) {
+        return Err(MediaError::Invalid(format!(
+            "burnSubtitles {path}: libass set part of the subtitles in {host}, a font of this machine, not the bundled DejaVu Sans, so the clip would differ from one machine to the next; nothing was written — hint: the bundled face lacks some of the text's characters (CJK, emoji); keep to Latin, Greek, Cyrillic, Hebrew and Arabic letters, or draw the text into the pictures another way"
+        )));
+    }
+    let mut done = cx.save(&stage, &file, &out, &run.stderr)?;
+    done["fonts"] = serde_json::json!(fonts);
+    Ok(done)
+}
+
+/// The bundled faces written into the stage's `fonts/`, as the subtitles filter's options.
+fn bundled_fonts(stage: &crate::stage::Stage) -> Result<String, MediaError> {
+    std::fs::create_dir_all(stage.path("fonts")).map_err(MediaError::io("staging the bundled fonts"))?;
+    for face in folio_fonts::Face::ALL {
+        let name = format!("fonts/{face:?}.ttf");
+        std::fs::write(stage.path(&name), face.bytes()).map_err(MediaError::io("staging the bundled fonts"))?;
+    }
+    Ok(format!("fontsdir=fonts:force_style='FontName={}'", folio_fonts::Face::Sans.family()))
+}
+
+/// The fonts libass chose (`fontselect: (DejaVu Sans, 400, 0) -> DejaVuSans, 0, DejaVuSans`):
+/// a bundled face by its name, a host font by its path.
+pub fn chosen_fonts(stderr: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        let Some((_, rest)) = line.split_once("fontselect:") else { continue };
+        let Some((_, chosen)) = rest.split_once("-> ") else { continue };
+        let font = chosen.split(", ").next().unwrap_or(chosen).trim().to_string();
+        if !out.contains(&font) {
+            out.push(font);
+        }
+    }
+    out
 }

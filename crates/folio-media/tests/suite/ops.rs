@@ -247,7 +247,10 @@ fn a_slideshow_shows_each_still_for_its_time_by_pixels() {
 #[test]
 fn burnt_subtitles_change_the_pictures_and_the_waveform_has_its_colour() {
     let Some(w) = world() else { return };
-    w.call("burnSubtitles", json!(["/in/v.mp4", "/out/b.mp4", {"subtitles": "/in/talk.srt"}])).unwrap();
+    let burnt = w.call("burnSubtitles", json!(["/in/v.mp4", "/out/b.mp4", {"subtitles": "/in/talk.srt"}])).unwrap();
+    // Set in the bundled DejaVu Sans (libass names a staged face), never a host font file
+    // (fontconfig's pick, a path, which differs between machines).
+    assert_eq!(burnt["fonts"], json!(["DejaVuSans"]), "{burnt}");
     w.call("thumbnail", json!(["/out/b.mp4", "/out/b.png", 0.5])).unwrap();
     w.call("thumbnail", json!(["/in/v.mp4", "/out/a.png", 0.5])).unwrap();
     let (b, a) = (rgb(&w.ff, &w.tree.host("/out/b.png")), rgb(&w.ff, &w.tree.host("/out/a.png")));

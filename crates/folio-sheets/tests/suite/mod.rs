@@ -3,4 +3,5 @@ mod corpus;
 mod hostile;
 mod module;
 mod recalc;
+mod structure;
 mod write;
