@@ -64,6 +64,8 @@ struct Search<'a> {
     regex: fancy_regex::Regex,
     /// True when a file whose whole text does not match has no matching line.
     prefilter: bool,
+    /// True when, besides, no match can hold a line break (see [`Search::by_matches`]).
+    single_line: bool,
     max: usize,
     context: usize,
     documents: bool,
@@ -97,10 +99,16 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
         files.retain(|f| glob.matches(f.as_str()));
     }
     let prefilter = !["^", "$", "(?", "\\A", "\\z", "\\Z"].iter().any(|t| args.pattern.contains(t));
+    // Conservative: any class or escape that could match a line break keeps the per-line scan.
+    let single_line = prefilter
+        && !["[^", "\\s", "\\W", "\\D", "\\n", "\\r", "\\x", "\\u", "\\p", "\\P", "\\c", "\\0", "\n"]
+            .iter()
+            .any(|t| args.pattern.contains(t));
     let search = Search {
         env,
         regex,
         prefilter,
+        single_line,
         max: asked as usize,
         context,
         documents: args.documents.unwrap_or(false),
@@ -227,6 +235,29 @@ fn search_all(search: &Search<'_>, files: &[VPath]) -> Vec<FileHits> {
 }
 
 impl Search<'_> {
+    /// The lines that match, found by searching the whole text once (for a pattern that cannot
+    /// match a line break and has no anchors or lookaround, a line matches exactly when a match
+    /// of the whole text starts on it) instead of running the regex on every line.
+    fn by_matches(&self, file: &VPath, text: &str, hits: &mut FileHits) {
+        let (mut line_no, mut counted_to, mut last_line) = (1usize, 0usize, 0usize);
+        for m in self.regex.find_iter(text) {
+            let Ok(m) = m else { break };
+            line_no += text.as_bytes()[counted_to..m.start()].iter().filter(|b| **b == b'\n').count();
+            counted_to = m.start();
+            if line_no == last_line {
+                continue;
+            }
+            last_line = line_no;
+            hits.matched += 1;
+            if hits.blocks.len() == self.max {
+                continue;
+            }
+            let start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+            let end = text[m.start()..].find('\n').map_or(text.len(), |i| m.start() + i);
+            hits.blocks.push(format!("{file}:{line_no}: {}", clip_line(&text[start..end]).0));
+        }
+    }
+
     /// One file's matches.
     fn file(&self, file: &VPath) -> FileHits {
         let tree = self.env.tree();
@@ -246,13 +277,17 @@ impl Search<'_> {
                 hits.unreadable = Some(format!("{file}: {why}"));
                 return hits;
             }
-            None => match folio_kinds::text::decode(&bytes) {
-                Some(d) => (d.text, false),
+            None => match text_of(bytes) {
+                Some(text) => (text, false),
                 None => return hits,
             },
         };
         hits.scanned = true;
         if self.prefilter && !in_document && !self.regex.is_match(&text).unwrap_or(true) {
+            return hits;
+        }
+        if self.single_line && self.context == 0 && !in_document && !text.contains('\r') {
+            self.by_matches(file, &text, &mut hits);
             return hits;
         }
         let lines = folio_kinds::text::split_lines(&text);
@@ -285,6 +320,19 @@ impl Search<'_> {
             hits.blocks.push(block.join("\n"));
         }
         hits
+    }
+}
+
+/// A file's text: plain UTF-8 taken as it is (no copy, no second pass), anything else through
+/// the workspace's decoder (BOMs, UTF-16, cp1252, latin-1); `None` for binary content.
+fn text_of(bytes: Vec<u8>) -> Option<String> {
+    let marked = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|bom| bytes.starts_with(bom));
+    if marked || bytes.iter().take(8192).any(|b| *b == 0) {
+        return folio_kinds::text::decode(&bytes).map(|d| d.text);
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Some(text),
+        Err(e) => folio_kinds::text::decode(e.as_bytes()).map(|d| d.text),
     }
 }
 
