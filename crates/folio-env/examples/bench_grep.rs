@@ -19,13 +19,13 @@ fn document(i: usize) -> String {
         ["revenue", "region", "quarter", "forecast", "margin", "customer", "invoice", "ledger", "audit", "budget"];
     let mut out = String::with_capacity(21_000);
     let mut seed = i as u64 * 2_654_435_761 + 1;
-    for line in 0..300 {
+    for line in 0..300usize {
         for w in 0..10 {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             out.push_str(words[(seed >> 33) as usize % words.len()]);
             out.push(if w == 9 { '\n' } else { ' ' });
         }
-        if line % 97 == 0 && i % 3 == 0 {
+        if line.is_multiple_of(97) && i.is_multiple_of(3) {
             out.push_str(&format!("note: discrepancy found in document {i} line {line}\n"));
         }
     }

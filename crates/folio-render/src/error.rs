@@ -100,23 +100,15 @@ pub enum RenderError {
     /// The pages would not fit the tree's size budget: refused after one page was encoded in
     /// memory (to measure it) and before anything was written.
     #[error(
-        "{path}: rendering {pages} pages needs about {need} in the tree (page {probe_page} alone encodes to {one}), but only {left} of its {cap} size budget is left — nothing was written — hint: render fewer pages per call (pages: [{probe_page}, …]), a lower dpi or width, or format: 'jpeg'; remove what you no longer need under /tmp; or ask the person to raise the tree's size budget (limits.max_vfs_bytes)"
+        "{path}: {shortfall} — nothing was written — hint: render fewer pages per call (pages: [{probe_page}, …]), a lower dpi or width, or format: 'jpeg'; remove what you no longer need under /tmp; or ask the person to raise the tree's size budget (limits.max_vfs_bytes)"
     )]
     TreeTooSmall {
         /// The document.
         path: String,
-        /// Pages asked for.
-        pages: u64,
+        /// What the pages need and what is left, in words.
+        shortfall: String,
         /// The page that was measured.
         probe_page: u32,
-        /// Its encoded size, in words.
-        one: String,
-        /// Bytes all the pages need, in words.
-        need: String,
-        /// Bytes left in the tree, in words.
-        left: String,
-        /// The tree's cap, in words.
-        cap: String,
     },
     /// The run's budget refused or stopped the job (an estimate over what is left, a cancel, the
     /// deadline); the message names the job and both fixes.

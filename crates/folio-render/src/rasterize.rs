@@ -501,12 +501,14 @@ impl Renderer {
         };
         Err(RenderError::TreeTooSmall {
             path: name.to_string(),
-            pages: total,
+            shortfall: format!(
+                "rendering {total} pages needs about {} in the tree (page {first} alone encodes to {}), but only {} of its {} size budget is left",
+                words(need),
+                words(page.bytes.len() as u64),
+                words(left),
+                words(cap)
+            ),
             probe_page: first,
-            one: words(page.bytes.len() as u64),
-            need: words(need),
-            left: words(left),
-            cap: words(cap),
         })
     }
 

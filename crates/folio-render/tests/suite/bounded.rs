@@ -202,7 +202,7 @@ fn a_fresh_state_directory_refuses_a_50_page_300_dpi_render_in_1s_before_any_pag
     assert!(rates.measured(JobKind::PdfPage).is_none(), "a fresh state directory has no rates");
     // The prior alone (1 ms a megapixel: 50 × 8.4 MP ≈ 0.4 s) would let this start.
     assert!(JobKind::PdfPage.prior_ms() * 50.0 * 8.5 * 11.0 * 300.0 * 300.0 / 1e6 < 1000.0);
-    let budget = RunBudget::new(Some(Instant::now() + Duration::from_millis(1000)), rates.clone());
+    let budget = RunBudget::new(Some(Instant::now() + Duration::from_millis(1000)), rates);
     let opts = RasterOptions { size: Some(folio_render::Size::Dpi(300.0)), ..RasterOptions::default() };
     let mut written = 0;
     let err = r
