@@ -110,6 +110,26 @@ impl RunBudget {
         Duration::from_secs_f64((self.rates.ms_per_unit(kind) * cost.max(0.0)) / 1000.0)
     }
 
+    /// Calibrates `kind` on this host the first time it runs: when no rate is measured yet (a
+    /// fresh state directory), `probe` does one unit of the work (`cost` units) and its time
+    /// becomes the rate — kept in the state directory like any job's — so the estimate that
+    /// [`RunBudget::start`] makes next is this machine's, not the prior. Returns what the probe
+    /// made (`None` when the kind was measured already and nothing ran).
+    pub fn calibrate<T, E>(
+        &self,
+        kind: JobKind,
+        cost: f64,
+        probe: impl FnOnce() -> Result<T, E>,
+    ) -> Result<Option<T>, E> {
+        if self.rates.measured(kind).is_some() {
+            return Ok(None);
+        }
+        let started = Instant::now();
+        let made = probe()?;
+        self.rates.record(kind, cost, started.elapsed());
+        Ok(Some(made))
+    }
+
     /// Starts `plan`, or refuses it before any work when its estimate exceeds what is left.
     pub fn start(&self, plan: Plan) -> Result<Job, BudgetError> {
         if self.is_cancelled() {

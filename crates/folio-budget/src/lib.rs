@@ -9,7 +9,9 @@
 //!   cost) into an estimate from the rates this host measured ([`Rates`], kept in the state
 //!   directory and refreshed by [`Job::finish`]); over what is left of the run, it is refused
 //!   with [`BudgetError::OverBudget`], naming how to ask for less and the shell's option to raise
-//!   the budget.
+//!   the budget. A kind this host has not measured yet is calibrated first
+//!   ([`RunBudget::calibrate`]: one unit timed before the estimate), so the first long job on a
+//!   new machine is refused up front like the tenth, not judged by a prior from another machine.
 //! - **Progress with an ETA.** [`Job::step`] after each unit sends a [`JobProgress`]
 //!   `{done, total, unit, etaMs}` to the run's progress stream, at most every 100 ms.
 //! - **Cancel within one unit.** The same call returns [`BudgetError::Cancelled`] or

@@ -155,20 +155,20 @@ impl Environment {
         let size = crate::format::fmt_bytes(text.len() as u64);
         // Where reading on starts: the first line not shown, or — when a shown line was
         // clipped — that line's first byte, for a script to slice.
-        let resume = match text
-            .split('\n')
-            .take(fitted.shown)
-            .position(|l| l.chars().count() > crate::format::LINE_CLIP)
-        {
-            Some(line) => {
-                let byte: usize = text.split('\n').take(line).map(|l| l.len() + 1).sum();
-                format!(
-                    "line {} starts at byte {byte}; read_file clips long lines too, so slice it in a script (readFile from env:fs)",
-                    line + 1
-                )
-            }
-            None => format!("read_file {target} with start_line={}", fitted.shown + 1),
-        };
+        let resume =
+            match text.split('\n').take(fitted.shown).position(|l| l.chars().count() > crate::format::LINE_CLIP) {
+                Some(line) => {
+                    let at: usize = text.split('\n').take(line).map(|l| l.len() + 1).sum();
+                    let shown: usize = text[at..].chars().take(crate::format::LINE_CLIP).map(char::len_utf8).sum();
+                    format!(
+                        "read on with read_file {target} start_byte={} (line {} was clipped after its first {} chars)",
+                        at + shown,
+                        line + 1,
+                        crate::format::LINE_CLIP
+                    )
+                }
+                None => format!("read_file {target} with start_line={}", fitted.shown + 1),
+            };
         let cap = (8 * 1024 * 1024).min(limits.max_file_bytes as usize);
         let mut body = text.as_bytes().to_vec();
         if body.len() > cap {

@@ -62,6 +62,65 @@ pub fn clip_line(line: &str) -> (String, bool) {
     (format!("{head}… [+{} chars]", count - LINE_CLIP), true)
 }
 
+/// Shortest run of one character [`collapse_runs`] folds.
+pub const RUN_MIN: usize = 40;
+
+/// What [`collapse_runs`] folded.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Collapsed {
+    /// Runs folded.
+    pub runs: usize,
+    /// Characters they held.
+    pub chars: usize,
+}
+
+impl Collapsed {
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: Collapsed) {
+        self.runs += other.runs;
+        self.chars += other.chars;
+    }
+
+    /// The note a reply carries when anything was folded: how many, and how to get them raw.
+    pub fn note(&self) -> Option<String> {
+        (self.runs > 0).then(|| {
+            format!(
+                "({} run{} of one repeated character ({} chars in all) shown as [count × 'c']; pass raw: true for the exact text)",
+                fmt_count(self.runs),
+                if self.runs == 1 { "" } else { "s" },
+                fmt_count(self.chars)
+            )
+        })
+    }
+}
+
+/// The marker a folded run is shown as: `[1,200 × '#']`.
+pub fn run_marker(c: char, n: usize) -> String {
+    format!("[{} × {c:?}]", fmt_count(n))
+}
+
+/// Folds every run of [`RUN_MIN`] or more of one character (line breaks excepted) into a
+/// [`run_marker`], so a line of `#####` padding costs a few bytes of a reply, not a page.
+pub fn collapse_runs(text: &str) -> (String, Collapsed) {
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut folded = Collapsed::default();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let mut n = 1;
+        while chars.peek() == Some(&c) {
+            chars.next();
+            n += 1;
+        }
+        if n >= RUN_MIN && c != '\n' && c != '\r' {
+            out.push_str(&run_marker(c, n));
+            folded.add(Collapsed { runs: 1, chars: n });
+        } else {
+            out.extend(std::iter::repeat_n(c, n));
+        }
+    }
+    (out, folded)
+}
+
 /// The result of fitting text into a response budget.
 pub struct Fitted {
     /// The kept text.

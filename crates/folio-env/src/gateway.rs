@@ -130,6 +130,9 @@ pub struct Gateway {
     mutations: AtomicU64,
     limit_hits: AtomicU64,
     spillovers: AtomicU64,
+    /// The run log's line count and size as last appended (see [`crate::runlog::append`]), so an
+    /// append need not read the log to know whether it must trim it.
+    history: Mutex<Option<(usize, u64)>>,
     /// This environment's identity among all environments of the process.
     scope: u64,
 }
@@ -161,6 +164,7 @@ impl Gateway {
             mutations: AtomicU64::new(0),
             limit_hits: AtomicU64::new(0),
             spillovers: AtomicU64::new(0),
+            history: Mutex::new(None),
             scope: SCOPES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
@@ -449,6 +453,34 @@ impl Gateway {
         self.check_size(path, data.len() as u64, delta)?;
         self.tree.write_replacing(path, data, prior)?;
         Ok(())
+    }
+
+    /// Appends `data` to the state file `path` (the run log), under the same zone and size checks
+    /// as [`Gateway::write_state`], for a caller holding the lock. The zone's tree appends in
+    /// place and flushes, so the cost does not grow with the file.
+    pub(crate) fn append_state_locked(&self, path: &VPath, data: &[u8]) -> Result<()> {
+        if crate::zone::Zone::of(path) != Some(crate::zone::Zone::Env) || path.as_str() == "/.env" {
+            return Err(EnvError::StateOutsideEnv { path: path.clone() });
+        }
+        let prior = match self.tree.stat(path)? {
+            Some(s) if s.kind == Kind::Dir => return Err(folio_vfs::VfsError::WriteOntoDirectory(path.clone()).into()),
+            Some(s) => s.size,
+            None => 0,
+        };
+        self.check_size(path, prior + data.len() as u64, data.len() as i64)?;
+        self.tree.append(path, data)?;
+        Ok(())
+    }
+
+    /// The run log's cached line count, when the cache describes a log of `size` bytes (anything
+    /// else — first use, a change behind the cache's back — reads the log again).
+    pub(crate) fn history_shape(&self, size: u64) -> Option<usize> {
+        take(&self.history).filter(|(_, s)| *s == size).map(|(count, _)| count)
+    }
+
+    /// Remembers the run log's line count and size after an append or a rewrite.
+    pub(crate) fn set_history_shape(&self, count: usize, size: u64) {
+        *take(&self.history) = Some((count, size));
     }
 
     /// Creates a directory (and its parents).

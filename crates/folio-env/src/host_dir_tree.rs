@@ -137,6 +137,31 @@ impl Tree for HostDirTree {
         Ok(())
     }
 
+    /// Appends in place (`O_APPEND`), flushed to disk on a durable tree: a crash can leave the
+    /// file with a torn tail, never without what was there before (readers of an append-only log
+    /// skip a torn last line).
+    fn append(&self, path: &VPath, data: &[u8]) -> folio_vfs::Result<()> {
+        if self.kind(path) == Some(Kind::Dir) {
+            return Err(VfsError::WriteOntoDirectory(path.clone()));
+        }
+        self.ensure_parents("append", path)?;
+        let target = self.host(path);
+        let created = !target.exists();
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&target)
+            .map_err(|e| host_err("append", &target, e))?;
+        std::io::Write::write_all(&mut file, data).map_err(|e| host_err("append", &target, e))?;
+        if self.durable {
+            file.sync_data().map_err(|e| host_err("append", &target, e))?;
+            if created {
+                self.sync_dir(target.parent());
+            }
+        }
+        Ok(())
+    }
+
     fn rm(&self, path: &VPath) -> folio_vfs::Result<()> {
         let host = self.host(path);
         match self.kind(path) {

@@ -236,6 +236,20 @@ impl Tree for MountTree {
         self.write_measured(&mut size, total, before, path, data)
     }
 
+    fn append(&self, path: &VPath, data: &[u8]) -> folio_vfs::Result<()> {
+        if path.is_root() || self.zone_at(path).is_some() {
+            return Err(VfsError::WriteOntoDirectory(path.clone()));
+        }
+        let mut size = self.size_lock();
+        let (tree, inner) = self.route(path);
+        let result = tree.append(&inner, data).map_err(|e| self.outer_err(e, path, &inner));
+        // An append grows one file by exactly its data; a failed one may have written part.
+        if let Some(total) = *size {
+            *size = result.is_ok().then(|| total + data.len() as u64);
+        }
+        result
+    }
+
     fn rm(&self, path: &VPath) -> folio_vfs::Result<()> {
         self.measured(&[path], || self.route_rm(path))
     }

@@ -97,6 +97,19 @@ pub enum RenderError {
         /// What was stopped and when.
         detail: String,
     },
+    /// The pages would not fit the tree's size budget: refused after one page was encoded in
+    /// memory (to measure it) and before anything was written.
+    #[error(
+        "{path}: {shortfall} — nothing was written — hint: render fewer pages per call (pages: [{probe_page}, …]), a lower dpi or width, or format: 'jpeg'; remove what you no longer need under /tmp; or ask the person to raise the tree's size budget (limits.max_vfs_bytes)"
+    )]
+    TreeTooSmall {
+        /// The document.
+        path: String,
+        /// What the pages need and what is left, in words.
+        shortfall: String,
+        /// The page that was measured.
+        probe_page: u32,
+    },
     /// The run's budget refused or stopped the job (an estimate over what is left, a cancel, the
     /// deadline); the message names the job and both fixes.
     #[error(transparent)]

@@ -102,7 +102,9 @@ pub fn render_module_with(renderer: Arc<Renderer>, rows: &[crate::Capability]) -
     let op: Op = Arc::new(move |fs, args, budget| {
         let (input, bytes) = read(fs, arg_str(args, 0, "the document")?)?;
         let out_dir = path(arg_str(args, 1, "the output directory")?)?;
-        let opts = RasterOptions::from_json(&arg_json(args, 2)).map_err(|e| e.to_string())?;
+        let mut opts = RasterOptions::from_json(&arg_json(args, 2)).map_err(|e| e.to_string())?;
+        // Pages that will not fit the tree are refused before the first is written.
+        opts.room = fs.room();
         // Each page is written as soon as it is encoded (on the encoder thread, while PDFium
         // renders the next one); the directory is made when the first page is ready, so a call
         // refused up front leaves nothing behind.

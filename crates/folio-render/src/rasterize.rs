@@ -17,7 +17,7 @@ use crate::error::{RenderError, Result};
 use crate::images::{self, FORMAT_NAMES, ImageFormat, ImageLimits};
 use crate::office;
 use crate::ops;
-use crate::pdf::{PageRequest, PdfEngine, Size};
+use crate::pdf::{PageRequest, PdfEngine, RenderedPage, Size};
 
 /// What kind of document a file is, for rendering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -81,6 +81,10 @@ pub struct RasterOptions {
     pub format: Option<ImageFormat>,
     /// JPEG quality (1–100).
     pub quality: Option<u8>,
+    /// Room in the tree the pages go to, `(bytes left, its cap)` (`limits.max_vfs_bytes`); not
+    /// a script option — the module fills it from the script's file system. When set, pages
+    /// that will not fit are refused before the first is written.
+    pub room: Option<(u64, u64)>,
 }
 
 fn bad(msg: String) -> RenderError {
@@ -415,6 +419,7 @@ impl Renderer {
         };
         let stem = stem(name);
         let total = req.pages.len() as u64;
+        self.probe_pdf(engine, name, bytes, &req, opts.room, budget)?;
         let mut job = budget.start(Plan {
             kind: JobKind::PdfPage,
             job: name.to_string(),
@@ -445,6 +450,66 @@ impl Renderer {
         })?;
         job.finish();
         Ok(RasterSummary { kind, page_count: count, warnings })
+    }
+
+    /// Before any page is written: on a host that has not measured PDF pages yet, one page is
+    /// rendered in memory and timed, so the estimate that follows is this machine's; and when
+    /// the pages might not fit the tree's `room` (their uncompressed size is over what is left),
+    /// that page's encoded size times the page count is what they need — refused when it is
+    /// over, naming both sizes and the setting that raises the budget.
+    fn probe_pdf(
+        &self,
+        engine: &PdfEngine,
+        name: &str,
+        bytes: &[u8],
+        req: &PageRequest,
+        room: Option<(u64, u64)>,
+        budget: &RunBudget,
+    ) -> Result<()> {
+        let Some(&first) = req.pages.first() else { return Ok(()) };
+        let total = req.pages.len() as u64;
+        let one_page = || -> Result<RenderedPage> {
+            let single = PageRequest { pages: vec![first], ..req.clone() };
+            let mut out = None;
+            engine.rasterize_each(name, bytes, &single, |p| {
+                out = Some(p);
+                Ok(())
+            })?;
+            out.ok_or_else(|| RenderError::NoSuchPage { path: name.to_string(), page: first, count: 0 })
+        };
+        let mut probe = budget.calibrate(JobKind::PdfPage, page_megapixels(req.size), one_page)?;
+        let Some((left, cap)) = room else { return Ok(()) };
+        // Uncompressed RGBA is the most a page can take; below what is left, nothing to measure.
+        let raw = (total as f64 * page_megapixels(req.size) * 1e6 * 4.0) as u64;
+        if raw <= left {
+            return Ok(());
+        }
+        let page = match probe.take() {
+            Some(p) => p,
+            None => one_page()?,
+        };
+        let need = page.bytes.len() as u64 * total;
+        if need <= left {
+            return Ok(());
+        }
+        let words = |n: u64| {
+            if n >= 1024 * 1024 {
+                format!("{:.1} MB", n as f64 / (1024.0 * 1024.0))
+            } else {
+                format!("{:.1} KB", n as f64 / 1024.0)
+            }
+        };
+        Err(RenderError::TreeTooSmall {
+            path: name.to_string(),
+            shortfall: format!(
+                "rendering {total} pages needs about {} in the tree (page {first} alone encodes to {}), but only {} of its {} size budget is left",
+                words(need),
+                words(page.bytes.len() as u64),
+                words(left),
+                words(cap)
+            ),
+            probe_page: first,
+        })
     }
 
     /// A TIFF's pages, each decoded on its own (within the pixel limits), resized to `width` when

@@ -37,6 +37,12 @@ pub trait ScriptFs: Send + Sync {
     fn scope(&self) -> u64 {
         0
     }
+    /// The room left in the tree files are written to: `(bytes left, the cap)`, `None` when it
+    /// has no size budget. A module that knows how much it will write refuses up front when it
+    /// will not fit, instead of failing on the last file after all the work.
+    fn room(&self) -> Option<(u64, u64)> {
+        None
+    }
 }
 
 /// [`ScriptFs`] straight over a [`Tree`], with no zones or limits.

@@ -41,6 +41,12 @@ impl ScriptFs for EnvFs {
     fn scope(&self) -> u64 {
         self.gateway.scope()
     }
+    fn room(&self) -> Option<(u64, u64)> {
+        use folio_vfs::Tree;
+        let cap = self.gateway.limits().max_vfs_bytes;
+        let used = self.gateway.tree().total_size().ok()?;
+        Some((cap.saturating_sub(used), cap))
+    }
     fn read(&self, path: &VPath) -> Result<Vec<u8>, FsError> {
         let bytes = self.gateway.tree().read(path).map_err(FsError::from)?;
         self.trace.read(path, &bytes);

@@ -76,9 +76,20 @@ pub fn history(env: &Environment, args: HistoryArgs) -> Result<Reply> {
         }
         return Ok(Reply::text(lines.join("\n")));
     }
-    let runs = crate::runlog::tail(env.tree(), limit);
+    let (all, skipped) = crate::runlog::read(env.tree());
+    let runs = &all[all.len().saturating_sub(limit)..];
+    // A line torn by a crash mid-append (or edited by hand) is skipped, and said.
+    let note = match skipped {
+        0 => String::new(),
+        n => format!(
+            "\n({n} line{} of {} could not be read — a record torn by a crash mid-append — and {} skipped; the runs around it are intact)",
+            if n == 1 { "" } else { "s" },
+            crate::runlog::PATH,
+            if n == 1 { "is" } else { "are" }
+        ),
+    };
     if runs.is_empty() {
-        return Ok(Reply::text("no runs recorded yet"));
+        return Ok(Reply::text(format!("no runs recorded yet{note}")));
     }
     let lines: Vec<String> = runs
         .iter()
@@ -103,5 +114,5 @@ pub fn history(env: &Environment, args: HistoryArgs) -> Result<Reply> {
             .to_owned()
         })
         .collect();
-    Ok(Reply::text(lines.join("\n")))
+    Ok(Reply::text(format!("{}{note}", lines.join("\n"))))
 }

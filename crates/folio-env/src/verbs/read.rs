@@ -1,4 +1,8 @@
-//! `read_file`: numbered lines, a page at a time, with an explicit tail naming the next slice.
+//! `read_file`: numbered lines, a page at a time, with an explicit tail naming the next slice —
+//! or, for a file whose lines are too long to page by line (a one-line spill file, a minified
+//! JSON), a window of bytes from `start_byte`. Both fold long runs of one character (40 or more
+//! `#` or spaces, the padding of a wide CSV) into a marker `[1,200 × '#']` with a note, so such a
+//! file reads in one call instead of six lines a page; `raw: true` shows the exact text.
 
 use folio_vfs::{Tree, VPath, VfsError};
 use schemars::JsonSchema;
@@ -7,11 +11,11 @@ use serde::Deserialize;
 use super::Reply;
 use crate::env::Environment;
 use crate::error::{EnvError, Result};
-use crate::format::{fit, fmt_bytes, fmt_count};
+use crate::format::{Collapsed, LINE_CLIP, RUN_MIN, collapse_runs, fit, fmt_bytes, fmt_count, run_marker};
 use folio_kinds::text::{Decoded, Encoding, LineEnding, decode};
 
 /// Tool description of `read_file`.
-pub const READ_DOC: &str = "Read a text file with line numbers. Large files come a page at a time; the reply says which `start_line` continues. Binary files are refused — use `describe`.";
+pub const READ_DOC: &str = "Read a text file with line numbers. Large files come a page at a time; the reply says which `start_line` continues. A file with very long lines (a one-line spill file, minified JSON) pages by bytes instead: `start_byte` (0-based, counted in the text as UTF-8) and `max_bytes` (at most one reply, 8,192 by default) — the reply names the next `start_byte`. Give lines or bytes, not both. Runs of 40 or more of one character (`#####`, spaces) are shown as [count × 'c'] with a note; `raw: true` shows them as they are. Binary files are refused — use `describe`.";
 
 /// Arguments of `read_file`.
 #[derive(Deserialize, JsonSchema)]
@@ -23,6 +27,13 @@ pub struct ReadArgs {
     pub start_line: Option<u64>,
     /// Last line to show (inclusive, default: as far as the page allows).
     pub end_line: Option<u64>,
+    /// Page by bytes instead of lines: the first byte to show (0-based, counted in the text as
+    /// UTF-8; moved back to the start of its character).
+    pub start_byte: Option<u64>,
+    /// With `start_byte`: bytes to show at most (default and maximum: one reply, 8,192).
+    pub max_bytes: Option<u64>,
+    /// Show runs of one repeated character as they are instead of `[count × 'c']` (default false).
+    pub raw: Option<bool>,
 }
 
 /// Reads a file as text for the agent: regenerates the orientation file when that is what is
@@ -94,7 +105,38 @@ fn std_hint(env: &Environment, path: &VPath) -> EnvError {
 /// `read_file`.
 pub fn read_file(env: &Environment, args: ReadArgs) -> Result<Reply> {
     let path = VPath::parse(&args.path)?;
+    if args.start_byte.is_some() && (args.start_line.is_some() || args.end_line.is_some()) {
+        return Err(EnvError::refused(
+            "read_file pages by lines (start_line, end_line) or by bytes (start_byte, max_bytes), not both — drop one pair",
+        ));
+    }
+    if args.max_bytes.is_some() && args.start_byte.is_none() {
+        return Err(EnvError::refused(
+            "max_bytes goes with start_byte (paging by bytes) — add start_byte: 0, or page by lines with start_line/end_line",
+        ));
+    }
     let decoded = read_text(env, "read_file", &path)?;
+    let raw = args.raw.unwrap_or(false);
+    let mut out = String::new();
+    if !decoded.is_plain() {
+        out.push_str(&format!("({path}: {})\n", decoded.note()));
+    }
+    match args.start_byte {
+        Some(start) => by_bytes(env, &path, &decoded.text, start, args.max_bytes, raw, out),
+        None => by_lines(env, &path, &decoded, &args, raw, out),
+    }
+}
+
+/// Numbered lines from `start_line`, a page at a time.
+fn by_lines(
+    env: &Environment,
+    path: &VPath,
+    decoded: &Decoded,
+    args: &ReadArgs,
+    raw: bool,
+    mut out: String,
+) -> Result<Reply> {
+    let text = decoded.text.as_str();
     let lines = decoded.lines();
     let total = lines.len();
     let page = env.gateway.limits().max_tool_response_lines.max(1);
@@ -113,15 +155,21 @@ pub fn read_file(env: &Environment, args: ReadArgs) -> Result<Reply> {
     }
     let mut end = requested_end.min(total).min(start + page - 1);
     let width = end.to_string().len();
-    let body: String = (start..=end).map(|n| format!("{n:>width$}\t{}", lines[n - 1])).collect::<Vec<_>>().join("\n");
-    let fitted = fit(&body, usize::MAX, env.gateway.limits().max_tool_response_bytes);
+    let mut folded = Vec::with_capacity(end - start + 1);
+    let shown: Vec<String> = (start..=end)
+        .map(|n| {
+            let (line, f) =
+                if raw { (lines[n - 1].to_owned(), Collapsed::default()) } else { collapse_runs(lines[n - 1]) };
+            folded.push(f);
+            format!("{n:>width$}\t{line}")
+        })
+        .collect();
+    let fitted = fit(&shown.join("\n"), usize::MAX, env.gateway.limits().max_tool_response_bytes);
     if fitted.shown < end - start + 1 {
         end = start + fitted.shown.max(1) - 1;
     }
-    let mut out = String::new();
-    if !decoded.is_plain() {
-        out.push_str(&format!("({path}: {})\n", decoded.note()));
-    }
+    let mut collapsed = Collapsed::default();
+    folded.iter().take(end - start + 1).for_each(|f| collapsed.add(*f));
     if end < total || start > 1 {
         out.push_str(&format!(
             "showing lines {}–{} of {} ({path})\n",
@@ -130,9 +178,118 @@ pub fn read_file(env: &Environment, args: ReadArgs) -> Result<Reply> {
             fmt_count(total)
         ));
     }
+    if let Some(note) = collapsed.note() {
+        out.push_str(&note);
+        out.push('\n');
+    }
     out.push_str(&fitted.text);
     if end < requested_end && end < total {
         out.push_str(&format!("\n… [{} more lines — slice with start_line={}]", fmt_count(total - end), end + 1));
     }
+    // A line clipped at LINE_CLIP chars is read on by bytes, from where it starts.
+    if let Some(n) = (start..=end).find(|&n| shown[n - start].chars().count() > LINE_CLIP + width + 1) {
+        let at = lines[n - 1].as_ptr() as usize - text.as_ptr() as usize;
+        out.push_str(&format!(
+            "\n… [line {n} is {} long and clipped at {} chars — read it by bytes: start_byte={at}]",
+            fmt_bytes(lines[n - 1].len() as u64),
+            fmt_count(LINE_CLIP)
+        ));
+    }
     Ok(Reply::text(out))
+}
+
+/// A window of the text from byte `start`, within one reply.
+fn by_bytes(
+    env: &Environment,
+    path: &VPath,
+    text: &str,
+    start: u64,
+    max_bytes: Option<u64>,
+    raw: bool,
+    mut out: String,
+) -> Result<Reply> {
+    let total = text.len();
+    let page = env.gateway.limits().max_tool_response_bytes.max(256);
+    if start as usize >= total && !(start == 0 && total == 0) {
+        return Err(EnvError::refused(format!(
+            "start_byte {start} is past the end of {path} ({} bytes of text) — give a start_byte below {total}",
+            fmt_count(total)
+        )));
+    }
+    let asked = max_bytes.map_or(page, |m| usize::try_from(m).unwrap_or(usize::MAX));
+    if asked == 0 {
+        return Err(EnvError::refused(
+            "max_bytes 0 shows nothing — give at least 1 (at most one reply, 8,192 by default)",
+        ));
+    }
+    let budget = asked.min(page);
+    let mut from = start as usize;
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let (shown, end, collapsed) = window(text, from, budget, raw);
+    let line = folio_kinds::text::split_lines(&text[..from]).len();
+    out.push_str(&format!(
+        "showing bytes {}–{} of {} ({path}; byte {} is on line {})",
+        fmt_count(from),
+        fmt_count(end),
+        fmt_count(total),
+        fmt_count(from),
+        fmt_count(line)
+    ));
+    if asked > page {
+        out.push_str(&format!(" — max_bytes {} is over one reply; showing {}", fmt_count(asked), fmt_count(page)));
+    }
+    out.push('\n');
+    if let Some(note) = collapsed.note() {
+        out.push_str(&note);
+        out.push('\n');
+    }
+    out.push_str(&shown);
+    if end < total {
+        out.push_str(&format!("\n… [{} more bytes — continue with start_byte={end}]", fmt_count(total - end)));
+    }
+    Ok(Reply::text(out))
+}
+
+/// The text from byte `start` that fits `budget` bytes of reply (runs of one character folded
+/// unless `raw`), where it ends, and what was folded. Always shows at least one character.
+fn window(text: &str, start: usize, budget: usize, raw: bool) -> (String, usize, Collapsed) {
+    let mut out = String::new();
+    let mut folded = Collapsed::default();
+    let rest = &text[start..];
+    let mut iter = rest.char_indices().peekable();
+    let mut end = start;
+    while let Some((i, c)) = iter.next() {
+        let mut n = 1;
+        let mut after = i + c.len_utf8();
+        if !raw {
+            while let Some(&(j, d)) = iter.peek() {
+                if d != c {
+                    break;
+                }
+                iter.next();
+                n += 1;
+                after = j + d.len_utf8();
+            }
+        }
+        if !raw && n >= RUN_MIN && c != '\n' && c != '\r' {
+            let marker = run_marker(c, n);
+            if !out.is_empty() && out.len() + marker.len() > budget {
+                break;
+            }
+            out.push_str(&marker);
+            folded.add(Collapsed { runs: 1, chars: n });
+            end = start + after;
+            continue;
+        }
+        for _ in 0..n {
+            if !out.is_empty() && out.len() + c.len_utf8() > budget {
+                return (out, end, folded);
+            }
+            out.push(c);
+            end += c.len_utf8();
+        }
+    }
+    (out, end, folded)
 }

@@ -312,3 +312,76 @@ fn restore_keeps_run_history_and_never_touches_protected_zones() {
         ],
     );
 }
+
+/// A run record for the append tests.
+fn record(i: usize) -> RunRecord {
+    RunRecord {
+        ts: "t".into(),
+        script: format!("/scripts/r{i}.js"),
+        args: json!({}),
+        ok: true,
+        kind: "run".into(),
+        ms: 1,
+        preview: String::new(),
+        spill: None,
+    }
+}
+
+#[test]
+fn a_run_appends_its_record_in_place_and_a_torn_last_line_is_skipped_with_a_note() {
+    use std::os::unix::fs::MetadataExt;
+    let state = tempfile::tempdir().unwrap();
+    let host = state.path().join("dotenv").join("history.jsonl");
+    let open = || {
+        folio_env::Environment::new(
+            std::sync::Arc::new(folio_vfs::MemTree::new()),
+            Some(state.path()),
+            EnvOptions::default(),
+        )
+        .unwrap()
+    };
+    let env = open();
+    folio_env::record_run(&env, &record(1)).unwrap();
+    let inode = std::fs::metadata(&host).unwrap().ino();
+    for i in 2..=4 {
+        folio_env::record_run(&env, &record(i)).unwrap();
+    }
+    // Appended in place: the same file, not a rewritten copy renamed over it.
+    assert_eq!(std::fs::metadata(&host).unwrap().ino(), inode, "the log was rewritten instead of appended to");
+    assert_eq!(read(&env, "/.env/history.jsonl").unwrap().lines().count(), 4);
+    // A crash mid-append leaves half a line; a new environment over the same state goes on.
+    let mut torn = std::fs::read(&host).unwrap();
+    torn.extend_from_slice(br#"{"ts":"t","script":"/scripts/r5.js","ar"#);
+    std::fs::write(&host, &torn).unwrap();
+    let env = open();
+    let shown = ok(&env, "history", json!({}));
+    assert!(shown.contains("r4.js") && !shown.contains("r5.js"), "{shown}");
+    assert!(shown.contains("(1 line of /.env/history.jsonl could not be read — a record torn by a crash mid-append — and is skipped; the runs around it are intact)"), "{shown}");
+    folio_env::record_run(&env, &record(6)).unwrap();
+    let log = read(&env, "/.env/history.jsonl").unwrap();
+    let last = log.lines().last().unwrap();
+    assert_eq!(
+        serde_json::from_str::<RunRecord>(last).unwrap().script,
+        "/scripts/r6.js",
+        "the next record starts a line of its own: {log}"
+    );
+    let shown = ok(&env, "history", json!({}));
+    assert!(shown.contains("r4.js") && shown.contains("r6.js") && shown.contains("1 line of"), "{shown}");
+}
+
+#[test]
+fn the_run_log_is_trimmed_by_a_tenth_at_a_time_and_never_past_its_cap() {
+    let env =
+        env_with(EnvOptions { limits: Limits { max_history_lines: 50, ..Default::default() }, ..Default::default() });
+    let mut most = 0;
+    for i in 1..=200 {
+        folio_env::record_run(&env, &record(i)).unwrap();
+        let n = read(&env, "/.env/history.jsonl").unwrap().lines().count();
+        assert!(n <= 50, "{n} lines after run {i}");
+        most = most.max(n);
+    }
+    assert_eq!(most, 50);
+    let log = read(&env, "/.env/history.jsonl").unwrap();
+    assert!(log.lines().last().unwrap().contains("r200.js"));
+    assert!(log.lines().count() >= 45, "trimmed to nine tenths, not to one line");
+}

@@ -7,6 +7,7 @@ mod jsonl;
 mod large;
 mod orientation;
 mod overlay;
+mod paging;
 mod person;
 mod pipeline;
 mod runs;

@@ -276,7 +276,11 @@ fn grep_searches_scopes_caps_and_reads_js_regex() {
                 json!({"pattern": "needle one", "context": 1}),
                 Ok(&["/inbox/a.txt:2- nothing here", "/inbox/a.txt:4- after"]),
             ),
-            ("grep", json!({"pattern": "needle", "max_matches": 1}), Ok(&["capped at max_matches=1"])),
+            (
+                "grep",
+                json!({"pattern": "needle", "max_matches": 1}),
+                Ok(&["1 of 3 matches shown", "raise max_matches up to 10,000"]),
+            ),
             ("grep", json!({"pattern": "needle (?!one)\\w+"}), Ok(&["needle two"])),
             ("grep", json!({"pattern": "(n)ee\\1"}), Ok(&["no matches for /(n)ee\\1/"])),
             ("grep", json!({"pattern": "(["}), Err(&["invalid regex \"([\""])),
@@ -386,7 +390,11 @@ fn transfers_and_removals_name_their_edge_cases() {
             ("ls", json!({"path": "/out", "depth": 0}), Ok(&["/out\na/"])),
             ("ls", json!({"path": "/out", "depth": 99}), Ok(&["  1.txt (1B)"])),
             ("ls", json!({"path": "/out/a/1.txt"}), Ok(&["1.txt (1B)"])),
-            ("grep", json!({"pattern": "1", "path": "/out", "max_matches": 0}), Ok(&["/out/a/1.txt:1: 1"])),
+            (
+                "grep",
+                json!({"pattern": "1", "path": "/out", "max_matches": 0}),
+                Err(&["max_matches 0 is outside 1–10,000"]),
+            ),
         ],
     );
     assert_eq!(read(&env, "/tmp/file.txt").as_deref(), Some("f"));

@@ -10,7 +10,7 @@ use folio_budget::{JobKind, JobProgress, Rates, RunBudget};
 use folio_render::{Pages, RasterOptions};
 
 use super::office::{xlsx, zip};
-use super::pdfgen::{Page, pdf};
+use super::pdfgen::{Page, pdf, text};
 use super::renderer;
 
 fn pages(n: usize) -> Vec<u8> {
@@ -85,7 +85,8 @@ fn a_render_reports_each_page_and_refreshes_the_rate() {
     assert_eq!(seen.last().map(|p| (p.done, p.total)), Some((12, 12)));
     assert_eq!(seen.last().unwrap().text(), "/in/twelve.pdf: 12/12 pages");
     assert!(before.is_none());
-    assert_eq!(budget.rates().measured(JobKind::PdfPage).map(|r| r.samples), Some(1));
+    // Two samples: the one-page probe that calibrated the fresh host, and the job itself.
+    assert_eq!(budget.rates().measured(JobKind::PdfPage).map(|r| r.samples), Some(2));
 }
 
 #[test]
@@ -171,4 +172,83 @@ fn a_libreoffice_bomb_is_stopped_at_its_memory_cap() {
     assert!(err.contains("— hint: the document expands to far more than its size on disk"), "{err}");
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(soffice_alive(profile.path()), 0, "LibreOffice outlived the job");
+}
+
+/// Fifty US-letter pages of text and shapes: what a report looks like to PDFium and the encoder.
+fn report(n: usize) -> Vec<u8> {
+    let list: Vec<Page> = (0..n)
+        .map(|i| {
+            let mut content = String::new();
+            for line in 0..40 {
+                content.push_str(&text(
+                    50.0,
+                    740.0 - line as f32 * 17.0,
+                    11.0,
+                    &format!("Page {i} line {line}: quarterly revenue by region, restated"),
+                ));
+            }
+            content.push_str(&format!("0.2 0.4 0.8 rg 60 60 {} 120 re f", 100 + (i % 7) * 50));
+            Page::new(612.0, 792.0, &content)
+        })
+        .collect();
+    pdf(&list, "report")
+}
+
+#[test]
+fn a_fresh_state_directory_refuses_a_50_page_300_dpi_render_in_1s_before_any_page() {
+    let r = renderer();
+    let state = tempfile::tempdir().unwrap();
+    let rates = Arc::new(Rates::open(state.path()));
+    assert!(rates.measured(JobKind::PdfPage).is_none(), "a fresh state directory has no rates");
+    // The prior alone (1 ms a megapixel: 50 × 8.4 MP ≈ 0.4 s) would let this start.
+    assert!(JobKind::PdfPage.prior_ms() * 50.0 * 8.5 * 11.0 * 300.0 * 300.0 / 1e6 < 1000.0);
+    let budget = RunBudget::new(Some(Instant::now() + Duration::from_millis(1000)), rates);
+    let opts = RasterOptions { size: Some(folio_render::Size::Dpi(300.0)), ..RasterOptions::default() };
+    let mut written = 0;
+    let err = r
+        .rasterize_within("/in/report.pdf", &report(50), &opts, &budget, |_| {
+            written += 1;
+            Ok(())
+        })
+        .unwrap_err()
+        .to_string();
+    assert_eq!(written, 0, "refused before any page: {err}");
+    assert!(err.starts_with("/in/report.pdf: rendering 50 pages takes about "), "{err}");
+    assert!(err.contains("measured over 1 job here") && err.contains("nothing was done"), "{err}");
+    // The probe's rate is this host's, kept in the state directory for the next start.
+    let kept = std::fs::read_to_string(state.path().join("rates.json")).unwrap();
+    assert!(kept.contains("pdf-page"), "{kept}");
+    let again = Rates::open(state.path()).measured(JobKind::PdfPage).unwrap();
+    assert!(again.ms_per_unit > JobKind::PdfPage.prior_ms(), "{again:?}");
+}
+
+#[test]
+fn pages_that_will_not_fit_the_tree_are_refused_before_the_first_write() {
+    let r = renderer();
+    let budget = within(600_000);
+    let opts = RasterOptions {
+        size: Some(folio_render::Size::Dpi(300.0)),
+        room: Some((200_000, 1_000_000)),
+        ..RasterOptions::default()
+    };
+    let mut written = 0;
+    let err = r
+        .rasterize_within("/in/report.pdf", &report(50), &opts, &budget, |_| {
+            written += 1;
+            Ok(())
+        })
+        .unwrap_err()
+        .to_string();
+    assert_eq!(written, 0, "nothing written: {err}");
+    assert!(err.starts_with("/in/report.pdf: rendering 50 pages needs about "), "{err}");
+    assert!(
+        err.contains("(page 1 alone encodes to ")
+            && err.contains("but only 195.3 KB of its 976.6 KB size budget is left — nothing was written"),
+        "{err}"
+    );
+    assert!(err.contains("raise the tree's size budget (limits.max_vfs_bytes)"), "{err}");
+    // With room enough, the same pages render (the check is no false alarm).
+    let roomy = RasterOptions { room: Some((u64::MAX / 8, u64::MAX / 4)), pages: Pages::List(vec![1, 2]), ..opts };
+    let done = r.rasterize_within("/in/report.pdf", &report(50), &roomy, &budget, |_| Ok(())).unwrap();
+    assert_eq!(done.page_count, 50);
 }

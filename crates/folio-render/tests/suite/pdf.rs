@@ -74,6 +74,7 @@ fn jpeg_output_is_a_jpeg_with_the_same_picture() {
         size: Some(Size::Dpi(72.0)),
         format: folio_render::ImageFormat::from_name("jpg"),
         quality: Some(90),
+        room: None,
     };
     let out = r.rasterize_bytes("a.pdf", &pdfgen::sample(), &opts).unwrap();
     assert!(out.pages[0].bytes.starts_with(&[0xFF, 0xD8, 0xFF]));
