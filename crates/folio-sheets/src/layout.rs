@@ -29,10 +29,9 @@ pub fn sheet_layout(bytes: &[u8]) -> BTreeMap<String, Value> {
         let mut layout = serde_json::Map::new();
         if let Some(pane) =
             elements(&xml, b"pane").into_iter().find(|p| p.get("state").is_some_and(|s| s.starts_with("frozen")))
+            && let Some(cell) = pane.get("topLeftCell")
         {
-            if let Some(cell) = pane.get("topLeftCell") {
-                layout.insert("freeze".into(), json!(cell));
-            }
+            layout.insert("freeze".into(), json!(cell));
         }
         let sheet_rels = relations(&mut zip, &sheet_part);
         let mut charts = Vec::new();
@@ -110,15 +109,11 @@ fn chart(xml: &str) -> Value {
                     _ => {}
                 }
             }
-            Ok(Event::Empty(e)) => {
-                if e.local_name().as_ref() == b"barDir" && attr(&e, b"val").as_deref() == Some("bar") {
-                    if let Some(last) = types.last_mut().filter(|t| *t == "bar") {
-                        *last = "bar (horizontal)".into();
-                    }
-                } else if e.local_name().as_ref() == b"barDir" {
-                    if let Some(last) = types.last_mut().filter(|t| *t == "bar") {
-                        *last = "column".into();
-                    }
+            Ok(Event::Empty(e)) if e.local_name().as_ref() == b"barDir" => {
+                // c:barDir says whether a bar chart is horizontal ("bar") or a column chart.
+                let horizontal = attr(&e, b"val").as_deref() == Some("bar");
+                if let Some(last) = types.last_mut().filter(|t| *t == "bar") {
+                    *last = if horizontal { "bar (horizontal)" } else { "column" }.into();
                 }
             }
             Ok(Event::Text(t)) => {

@@ -318,11 +318,7 @@ fn the_pages_the_play_found_wrong_say_what_is_true() {
     let fs = read("/std/fs/index.d.ts");
     assert!(!fs.contains("as UTF-8 text") && fs.contains("UTF-16") && fs.contains("windows-1252"), "{fs}");
     let zip = read("/std/zip/index.d.ts");
-    assert!(
-        zip.lines().count() < 80 && zip.contains("zipSync") && zip.contains("Workers"),
-        "{}",
-        zip.lines().count()
-    );
+    assert!(zip.lines().count() < 80 && zip.contains("zipSync") && zip.contains("Workers"), "{}", zip.lines().count());
     assert!(read("/std/motion/index.d.ts").contains("/std/motion/README.md"));
     assert!(read("/skills/motion-scenes.md").contains("/std/motion/README.md"));
     assert!(read("/std/spreadsheets/index.d.ts").contains("size in pixels"));
