@@ -36,8 +36,9 @@ export function strToU8(str: string, latin1?: boolean): Uint8Array;
 /** The text of UTF-8 bytes (latin1: one char per byte). */
 export function strFromU8(data: Uint8Array, latin1?: boolean): string;
 
-// Streaming, with synchronous members only: new Zip((err, chunk, final) => …) with
-// zip.add(new ZipDeflate(name) | new ZipPassThrough(name)), file.push(bytes, final), zip.end();
+// Streaming, with synchronous members only: const archive = new Zip((err, chunk, final) => …),
+// then archive.add(new ZipDeflate(name) | new ZipPassThrough(name)), file.push(bytes, final),
+// archive.end();
 // new Unzip((file) => …) with unzip.register(UnzipInflate), file.ondata, file.start(),
 // unzip.push(bytes, final); new Deflate/Inflate/Gzip/Gunzip/Zlib/Unzlib((chunk, final) => …)
 // with .push(bytes, final). Also exported: FlateErrorCode, DecodeUTF8, EncodeUTF8.
