@@ -164,7 +164,9 @@ pub fn transcript(messages: &[Message]) -> String {
 
 /// `image` as the provider of `format` uses it (see [`fit`]), its data re-encoded in base64.
 pub fn fit_image(image: Image, format: WireFormat) -> Image {
-    let Ok(bytes) = crate::vision::decode(&image.data) else { return image };
+    use base64::Engine as _;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let Ok(bytes) = b64.decode(&image.data) else { return image };
     let (bytes, media_type) = fit(bytes, &image.media_type, ImageLimit::of(format));
-    Image { media_type, data: crate::vision::encode(&bytes), source: image.source }
+    Image { media_type, data: b64.encode(&bytes), source: image.source }
 }

@@ -93,12 +93,6 @@ impl folio_env::Vision for VisionSeam {
     }
 }
 
-/// The bytes of base64 `data`.
-pub(crate) fn decode(data: &str) -> Result<Vec<u8>, base64::DecodeError> {
-    use base64::Engine;
-    base64::engine::general_purpose::STANDARD.decode(data)
-}
-
 /// Base64 of `bytes`, as providers take images.
 pub(crate) fn encode(bytes: &[u8]) -> String {
     use base64::Engine as _;

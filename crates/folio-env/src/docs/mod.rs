@@ -49,9 +49,7 @@ fn skill_set(env: &Environment) -> Vec<(&'static str, &'static str, &'static str
 pub fn materialize(env: &Environment) -> Result<()> {
     let tree = env.tree();
     // Host-gated verbs this environment does not offer: no page may tell the model to call them.
-    let offered: Vec<&str> = env.tools().iter().map(|t| t.name).collect();
-    let absent: Vec<&str> =
-        crate::VERBS.iter().filter(|v| v.needs.is_some() && !offered.contains(&v.name)).map(|v| v.name).collect();
+    let absent = env.verbs_not_offered();
     let put = |path: &str, text: &str| -> Result<()> {
         Ok(tree.write(&VPath::parse(path)?, wiring::without(text, &absent).as_bytes())?)
     };
