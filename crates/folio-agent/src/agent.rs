@@ -4,8 +4,8 @@
 //! Tool calls run one after another, each racing the cancel token, so Stop ends a running script
 //! as promptly as the tool honours the token. Results carry the full story (a failed verb's data,
 //! not just its message). When the prompt the provider reports crosses a share of the model's
-//! context window, earlier history is summarised (one extra model call without tools, never
-//! streamed as the agent's reply) and the model continues from the summary, the original request
+//! context window, earlier history is summarised (one extra model call without tools, a request
+//! of its own saying what triggered it — `context.rs` — never streamed as the agent's reply) and the model continues from the summary, the original request
 //! and the environment's facts.
 
 use std::future::Future;
@@ -188,9 +188,10 @@ impl Agent {
         let request_no = person_requests(conversation);
         for turn in 1..=self.config.max_turns {
             on_event(AgentEvent::TurnStarted { turn });
+            // Images older than a few model turns travel as a line naming their path.
             let request = ModelRequest {
                 system: self.config.system.clone(),
-                messages: conversation.visible().to_vec(),
+                messages: crate::context::age_images(conversation.visible(), crate::context::KEEP_IMAGE_TURNS),
                 tools: tools.clone(),
             };
             let mut ids: Vec<(usize, String)> = Vec::new();
@@ -297,6 +298,9 @@ impl Agent {
                     output: content.clone(),
                     duration_ms,
                 });
+                // At most the pixels the provider uses (crate::context::ImageLimit).
+                let format = self.client.provider().format;
+                let images = images.into_iter().map(|i| crate::context::fit_image(i, format)).collect();
                 results.push(Part::ToolResult { id, name, content, is_error, images, sources });
                 if cancelled || cancel.is_cancelled() {
                     cancelled = true;
@@ -337,9 +341,17 @@ impl Agent {
         on_event: &mut (dyn FnMut(AgentEvent) + Send),
     ) -> Result<(), AgentError> {
         let visible = conversation.visible().to_vec();
-        let mut messages = visible.clone();
-        messages.push(Message::user(SUMMARY_INSTRUCTIONS));
-        let request = ModelRequest { system: self.config.system.clone(), messages, tools: Vec::new() };
+        // Its own request: one message saying why, the work so far as a transcript, and the
+        // instructions — never an instruction glued to a turn of tool results.
+        let window = self.client.provider().context_window;
+        let asked = crate::context::compaction_request(
+            &visible,
+            prompt_tokens,
+            window,
+            self.config.compact_at,
+            SUMMARY_INSTRUCTIONS,
+        );
+        let request = ModelRequest { system: self.config.system.clone(), messages: vec![asked], tools: Vec::new() };
         // The summary is not the agent's reply: nothing of it is forwarded as text.
         let shared = std::sync::Mutex::new(&mut *on_event);
         let emit = |event: AgentEvent| (shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner))(event);

@@ -16,6 +16,7 @@
 
 mod agent;
 mod client;
+pub mod context;
 mod env_tools;
 mod error;
 mod events;

@@ -38,6 +38,8 @@ impl VisionClient {
 
     /// The model's answer to `prompt` about `image`.
     pub async fn look(&self, image: Image, prompt: &str, cancel: &CancellationToken) -> Result<String, AgentError> {
+        // At most what the vision model uses (crate::context::ImageLimit).
+        let image = crate::context::fit_image(image, self.client.provider().format);
         let request = ModelRequest {
             system: VISION_SYSTEM.to_owned(),
             messages: vec![Message {

@@ -46,8 +46,9 @@ export interface RenderOptions {
 
 export interface Rendered {
   path: string;
-  /** pixels */
+  /** pixels (CSS pixels × scale) */
   width: number;
+  /** pixels (CSS pixels × scale) */
   height: number;
   format: 'png' | 'svg';
   bytes: number;
@@ -57,5 +58,5 @@ export interface Rendered {
 
 /** Draws the chart and writes it as PNG or SVG (by the output's extension). */
 export function render(spec: ChartSpec, options: RenderOptions): Rendered;
-/** The chart as SVG text. */
+/** The chart as SVG text; width and height in CSS pixels (default 800 × 500). */
 export function toSvg(spec: ChartSpec, options?: { width?: number; height?: number }): string;

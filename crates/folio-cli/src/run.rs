@@ -68,18 +68,32 @@ pub(crate) fn run(a: RunArgs) -> Result<ExitCode> {
     let args = parse_args(a.args.as_deref())?;
     let opened = open(a.state_dir, &a.folder, &a.flags, folio_workspace::Asking::Absent)?;
     let env = opened.env();
+    // What was pending before, so a run that edited nothing does not claim edits (the scripts
+    // written with `folio verbs` are themselves pending).
+    let listed = |env: &Environment| {
+        env.overlay().map(|o| {
+            o.pending().map(|p| p.iter().map(|c| serde_json::to_string(c).unwrap_or_default()).collect::<Vec<_>>())
+        })
+    };
+    let before = listed(env);
     let report = env.run_script(&a.script, args, a.timeout_ms, None)?;
     if a.json {
         println!("{}", serde_json::to_string(&report)?);
     } else if let Some(result) = &report.result_text {
         println!("{result}");
     }
-    match env.overlay().map(|o| o.pending()) {
-        Some(Ok(pending)) if !pending.is_empty() => {
+    match (before, listed(env)) {
+        (Some(Err(e)), _) | (_, Some(Err(e))) => eprintln!(
+            "folio: the pending edits could not be listed ({e}) — check them with `folio status {}`",
+            a.folder.display()
+        ),
+        (Some(Ok(before)), Some(Ok(after))) if before != after => {
             eprintln!("folio: the script's edits are pending — review them with `folio status {}`", a.folder.display())
         }
-        Some(Err(e)) => eprintln!(
-            "folio: the pending edits could not be listed ({e}) — check them with `folio status {}`",
+        (_, Some(Ok(after))) if after.is_empty() => eprintln!("folio: the script changed no file — nothing is pending"),
+        (_, Some(Ok(after))) => eprintln!(
+            "folio: the script changed no file; {} earlier change(s) are still pending — `folio status {}` lists them",
+            after.len(),
             a.folder.display()
         ),
         _ => {}

@@ -173,3 +173,33 @@ fn long_work_shows_progress_and_the_run_budget_is_the_option_that_bounds_it() {
     assert!(!ok);
     assert!(err.contains("--run-budget-ms") && err.contains("1000..=3600000"), "{err}");
 }
+
+/// A script that edits nothing is not followed by "the script's edits are pending": `folio run`
+/// says it changed no file, and counts the changes that were pending before it (issue 28).
+#[test]
+fn a_script_that_edits_nothing_does_not_claim_pending_edits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    let state = tmp.path().join("state");
+    std::fs::create_dir_all(&folder).unwrap();
+    let f = folder.to_str().unwrap();
+    let noop = "/** Returns a number. */\nexport default async function () {\n  return 7;\n}\n";
+    let call = json!({"verb": "write_file", "args": {"path": "/scripts/noop.js", "content": noop}});
+    let (_, err, ok) = folio(&state, &["verbs", f], &format!("{call}\n"));
+    assert!(ok, "{err}");
+    let (out, err, ok) = folio(&state, &["run", f, "/scripts/noop.js"], "");
+    assert!(ok, "{err}");
+    assert_eq!(out.trim(), "7");
+    assert!(!err.contains("the script's edits are pending"), "{err}");
+    assert!(
+        err.contains("the script changed no file; ") && err.contains(" earlier change(s) are still pending"),
+        "{err}"
+    );
+    // And a script that writes says so.
+    let tally = "/** Writes. */\nimport * as fs from 'env:fs';\nexport default async function () {\n  await fs.writeFile('/out/x.txt', 'x');\n}\n";
+    let call = json!({"verb": "write_file", "args": {"path": "/scripts/w.js", "content": tally}});
+    let (_, err, ok) = folio(&state, &["verbs", f], &format!("{call}\n"));
+    assert!(ok, "{err}");
+    let (_, err, ok) = folio(&state, &["run", f, "/scripts/w.js"], "");
+    assert!(ok && err.contains("the script's edits are pending"), "{err}");
+}

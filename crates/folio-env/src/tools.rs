@@ -78,6 +78,12 @@ impl Environment {
             .collect()
     }
 
+    /// The host-gated verbs this environment does not offer (its seam is not wired), by name:
+    /// no page of `/std` or `/skills` may tell the model to call them.
+    pub fn verbs_not_offered(&self) -> Vec<&'static str> {
+        VERBS.iter().filter(|spec| spec.needs.is_some() && !spec.offered(self)).map(|spec| spec.name).collect()
+    }
+
     /// The rows of the verb table this environment offers, in table order.
     pub fn verbs(&self) -> impl Iterator<Item = &'static VerbSpec> + '_ {
         VERBS.iter().filter(|spec| spec.offered(self))

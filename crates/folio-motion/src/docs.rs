@@ -70,6 +70,8 @@ pub const SKILL: (&str, &str, &str) = (
     "Writing a scene that renders to video or an image (env:motion), and checking it.",
     r#"# Motion scenes: still first, then render
 
+The scene API (what a scene imports: `folio/motion`, React, react-native + Reanimated) is in `/std/motion/README.md`; the render options are in `/std/motion/index.d.ts`.
+
 1. Write one file that default-exports a component (`/scenes/intro.jsx`). Size it with `useVideoConfig()`.
 2. `still(scene, '/tmp/intro-f30.png', {frame: 30, width, height})`, then `view_image` it. Check a frame in the middle and near the end, not only frame 0.
 3. Only then `render(scene, '/out/intro.mp4', {durationSeconds, width, height})`.

@@ -1,3 +1,8 @@
+// env:motion — render a scene (a .jsx/.tsx file) to video or a still image.
+// The scene API — what a scene file imports (`folio/motion`: useFrame, useVideoConfig,
+// interpolate, spring, Easing, Sequence; React; react-native + Reanimated) and how it is timed —
+// is in /std/motion/README.md. Read it before writing a scene.
+
 /** Options of render() and still(). */
 export interface RenderArgs {
   /** Frames per second (default 30). */

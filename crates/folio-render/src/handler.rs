@@ -51,9 +51,16 @@ impl FileHandler for RenderHandler {
     fn describe(&self, path: &VPath, bytes: &[u8]) -> Result<serde_json::Value, String> {
         crate::describe::describe(&self.renderer, path.as_str(), bytes).map_err(|e| e.to_string())
     }
-    /// One page as PNG at 150 dpi, for `view_image` (Office files go through LibreOffice).
+    /// One page as PNG at 150 dpi, for `view_image` (Office files go through LibreOffice; a
+    /// workbook's sheets fit to the page width, `sheet_fit.rs`, instead of its print pages).
     fn render_page(&self, path: &VPath, bytes: &[u8], page: u32) -> Option<Result<RenderedPage, String>> {
         let opts = RasterOptions { pages: Pages::List(vec![page]), ..RasterOptions::default() };
+        let workbook = matches!(
+            folio_kinds::FileKind::from_name(path.as_str()),
+            Some(folio_kinds::FileKind::Xlsx | folio_kinds::FileKind::Xlsm)
+        );
+        let fitted = if workbook { crate::sheet_fit::fit_to_width(bytes) } else { None };
+        let bytes = fitted.as_deref().unwrap_or(bytes);
         Some(match self.renderer.rasterize_bytes(path.as_str(), bytes, &opts) {
             Ok(r) => match r.pages.into_iter().next() {
                 Some(p) => Ok(RenderedPage { png: p.bytes, page_count: r.page_count }),

@@ -56,6 +56,7 @@ pub mod pagepng;
 pub mod pdf;
 pub mod rasterize;
 pub mod recalc;
+pub mod sheet_fit;
 pub mod svg;
 pub mod text;
 pub mod tiff;

@@ -1,6 +1,7 @@
 //! The `describe` handler for folio-env's registry: [`SheetsHandler`] claims workbooks by
 //! extension (xlsx, xlsm, xlsb, xls, ods) and summarises them for `describe` and `ls`: format,
-//! size, and each sheet's records, columns, headers and a sample.
+//! size, and each sheet's records, columns, headers and a sample, with its frozen panes and
+//! charts (`layout.rs`).
 
 use std::sync::Arc;
 
@@ -33,10 +34,19 @@ pub fn describe_bytes(path: &str, bytes: &[u8]) -> crate::Result<Value> {
         vec![summary(&crate::csvio::read(path, bytes, None)?)]
     } else {
         let mut book = Book::open(path, bytes, format)?;
+        let mut layout = crate::layout::sheet_layout(bytes);
         let mut out = Vec::new();
         for name in book.worksheets() {
             let range = book.range(&name)?;
-            out.push(summary(&crate::flat::Flat::from_range(&name, &range)));
+            let mut s = summary(&crate::flat::Flat::from_range(&name, &range));
+            // Frozen panes and charts (type, title, series ranges), so a model that cannot look
+            // at the workbook can check them.
+            if let Some(Value::Object(extra)) = layout.remove(&name) {
+                for (k, v) in extra {
+                    s[k] = v;
+                }
+            }
+            out.push(s);
         }
         out
     };

@@ -55,6 +55,7 @@ pub mod csvio;
 mod error;
 pub mod eval;
 pub mod flat;
+pub mod layout;
 pub mod ops;
 pub mod ops_write;
 pub mod patch;

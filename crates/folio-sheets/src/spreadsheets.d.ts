@@ -26,12 +26,15 @@ export interface ChartSpec {
   yMin?: number;
   legend?: 'bottom' | 'right' | 'none'; numberFormat?: string;
   /** Top-left cell of the chart ("F2"); default: right of the data. */
-  at?: string; width?: number; height?: number;
+  at?: string;
+  /** The chart's size in pixels (default 640 × 360). */
+  width?: number; height?: number;
 }
 
 export interface SheetSpec {
   name?: string;
   /** Column order, headers, widths, number formats and styles (for records: key picks the field). */
+  /** A column's width is in characters of the default font, as Excel measures it. */
   columns?: (string | { header?: string; key?: string; width?: number; numFmt?: string; style?: Style })[];
   /** Records (a bold header row is written) or arrays (written as they are). */
   rows?: (Record<string, CellInput> | CellInput[])[];
@@ -40,6 +43,7 @@ export interface SheetSpec {
   cells?: Record<string, CellInput>;
   /** Styles by range: { 'A1:D1': { bold: true, fill: '#DDEBF7' } }. */
   styles?: Record<string, Style> | ({ range: string } & Style)[];
+  /** Column widths in characters, by letter: { A: 14 }. */
   widths?: Record<string, number>;
   /** "A2" freezes the first row; {rows, columns} also works. */
   freeze?: string | { rows?: number; columns?: number };

@@ -274,6 +274,19 @@ async fn a_small_window_compacts_history_without_streaming_the_summary() {
     assert!(!streamed.contains("SUMMARY"), "the summary is not the agent's reply: {streamed}");
     let requests = server.requests();
     assert!(requests[1].body.get("tools").is_none(), "the summary call offers no tools");
+    // The compaction is its own request: one user message saying what triggered it, with the
+    // work so far as a transcript — not an instruction glued to a turn of tool results.
+    let asked = requests[1].body["messages"].as_array().unwrap();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    let text = asked[0]["content"][0]["text"].as_str().unwrap_or_else(|| panic!("{}", asked[0]));
+    assert!(
+        text.starts_with(
+            "[Compaction] The last request's prompt was 900 tokens, 90% of this model's 1000-token context window"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("PERSON: Make a.csv") && text.contains("YOU CALLED write_file"), "{text}");
+    assert!(!requests[1].body.to_string().contains("tool_result"), "no tool_result block in the summary call");
     let after = requests[2].body["messages"][0]["content"][0]["text"].as_str().unwrap();
     assert!(after.contains("SUMMARY: wrote /out/a.csv"), "{after}");
     assert!(after.contains("[What the person asked, verbatim]\nMake a.csv"), "{after}");

@@ -198,3 +198,93 @@ async fn vision_main_registers_env_vision_over_the_main_model() {
     let none = folio_agent::vision_setup("", &main, &tokio::runtime::Handle::current(), |_| None).unwrap();
     assert!(none.is_none(), "without a vision mode there is neither view_image nor env:vision");
 }
+
+/// A page-sized PNG (1240 × 1754, as view_image renders an A4 page at 150 dpi).
+fn page_png() -> Vec<u8> {
+    let img = image::RgbImage::from_fn(1240, 1754, |x, y| image::Rgb([(x % 256) as u8, (y % 256) as u8, 90]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img).write_to(&mut out, image::ImageFormat::Png).unwrap();
+    out.into_inner()
+}
+
+/// The dimensions of the first image in a request body (either wire format).
+fn sent_size(body: &serde_json::Value) -> Option<(u32, u32)> {
+    use base64::Engine as _;
+    let text = body.to_string();
+    let start = text.find("iVBOR")?;
+    let end = start + text[start..].find('"')?;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(&text[start..end]).ok()?;
+    let img = image::load_from_memory(&bytes).ok()?;
+    Some((img.width(), img.height()))
+}
+
+/// view_image sends at most what the provider uses: 1568 px on the long edge for Anthropic;
+/// for OpenAI, 2048 × 2048 then 768 px on the short side (issue 28 item 5).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn view_image_sends_at_most_the_pixels_the_provider_uses() {
+    for (format, expected) in [(WireFormat::Anthropic, (1109, 1568)), (WireFormat::OpenAi, (768, 1086))] {
+        let env = env_with(folio_env::EnvOptions {
+            vision: Some(std::sync::Arc::new(folio_agent::VisionSeam::MainModel)),
+            ..Default::default()
+        });
+        folio_vfs::Tree::write(env.tree(), &folio_vfs::VPath::parse("/out/page.png").unwrap(), &page_png()).unwrap();
+        let call = [("v1", "view_image", json!({"path": "/out/page.png", "prompt": "Is the footer cut off?"}))];
+        let replies = match format {
+            WireFormat::Anthropic => vec![Reply::sse(anthropic("", &call, 10)), Reply::sse(anthropic("No.", &[], 10))],
+            WireFormat::OpenAi => vec![Reply::sse(openai("", &call, 10)), Reply::sse(openai("No.", &[], 10))],
+        };
+        let server = FakeServer::start(replies).await.unwrap();
+        let base = if format == WireFormat::OpenAi { format!("{}/v1", server.base) } else { server.base.clone() };
+        let tools = std::sync::Arc::new(folio_agent::EnvTools::new(env, folio_agent::HostEvents::default()));
+        let agent = folio_agent::Agent::new(
+            folio_agent::ModelClient::new(Provider::new(format, base, "main")).unwrap(),
+            tools,
+            folio_agent::AgentConfig::default(),
+        );
+        let mut conversation = folio_agent::Conversation::default();
+        agent
+            .run(&mut conversation, Some(Message::user("check")), &CancellationToken::new(), &mut |_| {})
+            .await
+            .unwrap();
+        assert_eq!(sent_size(&server.requests()[1].body), Some(expected), "{format:?}");
+    }
+    let limit = folio_agent::context::ImageLimit::of(WireFormat::Anthropic);
+    assert_eq!(limit.fit(800, 600), (800, 600), "never scaled up");
+}
+
+/// An image the model saw three model turns ago is replaced in later requests by a line naming
+/// its path; the stored conversation keeps it (issue 28 item 5).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_old_image_is_replaced_by_a_line_naming_its_path() {
+    let env = env_with(folio_env::EnvOptions {
+        vision: Some(std::sync::Arc::new(folio_agent::VisionSeam::MainModel)),
+        ..Default::default()
+    });
+    let look = ("v1", "view_image", json!({"path": "/out/chart.png", "prompt": "Is the bar for north taller?"}));
+    let ls = |id: &'static str| (id, "ls", json!({"path": "/out"}));
+    let server = FakeServer::start(vec![
+        Reply::sse(anthropic("", &[look], 10)),
+        Reply::sse(anthropic("", &[ls("l1")], 10)),
+        Reply::sse(anthropic("", &[ls("l2")], 10)),
+        Reply::sse(anthropic("", &[ls("l3")], 10)),
+        Reply::sse(anthropic("Done.", &[], 10)),
+    ])
+    .await
+    .unwrap();
+    let conversation = run_agent(env, &server).await;
+    let requests = server.requests();
+    let images = |n: usize| requests[n].body.to_string().matches("\"type\":\"image\"").count();
+    assert_eq!((images(1), images(2), images(3)), (1, 1, 1), "a recent image travels for three model turns");
+    assert_eq!(images(4), 0, "then it does not");
+    let later = requests[4].body.to_string();
+    assert!(
+        later.contains("the image of /out/chart.png was shown") && later.contains("call view_image on /out/chart.png"),
+        "{later}"
+    );
+    let kept = conversation
+        .messages
+        .iter()
+        .flat_map(|m| &m.parts)
+        .any(|p| matches!(p, Part::ToolResult { images, .. } if !images.is_empty()));
+    assert!(kept, "the stored conversation keeps the image");
+}

@@ -1,8 +1,10 @@
 //! The environment describing itself: `/std` (one directory per importable module with its
 //! `index.d.ts`, and an index), `/skills` (worked recipes and their index), and the preamble the
-//! agent loop prepends to the system prompt. All generated at startup into memory-backed zones.
+//! agent loop prepends to the system prompt. All generated at startup into memory-backed zones,
+//! fit to the wiring (`wiring.rs`: no page names a verb this environment does not offer).
 
 mod skills;
+mod wiring;
 
 use folio_vfs::{Tree, VPath};
 
@@ -46,7 +48,11 @@ fn skill_set(env: &Environment) -> Vec<(&'static str, &'static str, &'static str
 /// Writes `/std` and `/skills`.
 pub fn materialize(env: &Environment) -> Result<()> {
     let tree = env.tree();
-    let put = |path: &str, text: &str| -> Result<()> { Ok(tree.write(&VPath::parse(path)?, text.as_bytes())?) };
+    // Host-gated verbs this environment does not offer: no page may tell the model to call them.
+    let absent = env.verbs_not_offered();
+    let put = |path: &str, text: &str| -> Result<()> {
+        Ok(tree.write(&VPath::parse(path)?, wiring::without(text, &absent).as_bytes())?)
+    };
     let mods = modules(env);
     let mut readme = String::from(
         "# /std — importable modules\n\nScripts import these as `env:<name>`, e.g. `import * as fs from 'env:fs'`. This directory is documentation, regenerated at every start and read-only.\n\n| Module | What it does | Types |\n|---|---|---|\n",
@@ -103,10 +109,9 @@ How to work:\n- Keep big data in files and read slices: `read_file` with start_l
     if has("ask_user") {
         out.push_str("- ask_user(question, options) only for what the person alone can decide, before the expensive step, with the context they need. If nobody answers, proceed on a stated assumption.\n");
     }
-    let mods: Vec<String> = modules(env).into_iter().map(|(n, d)| format!("env:{n} ({d})")).collect();
-    out.push_str(&format!(
-        "\nEnvironment modules available to scripts: {}.\n",
-        if mods.is_empty() { "(none)".to_owned() } else { mods.join(", ") }
-    ));
+    // Each module's one-liner is in run_script's description; a request carries it once.
+    if has("run_script") {
+        out.push_str("\nThe env: modules scripts can import are listed in run_script's description, each with one line; /std/README.md has the same table with each module's types.\n");
+    }
     out
 }

@@ -3,11 +3,16 @@
 type Skill = (&'static str, &'static str, &'static str);
 
 /// Skills every environment has, in index order.
-pub const ALWAYS: [Skill; 5] = [
+pub const ALWAYS: [Skill; 6] = [
     (
         "imports",
         "The exact import line for every module. Read this before writing any script.",
         "# Imports\n\nEvery module is imported by its `env:` name, and you import its *bindings*, not the module's name:\n\n```js\nimport * as fs from 'env:fs';\nimport { csv, json, text } from 'env:std';\nimport * as assert from 'env:assert';\n```\n\nFive npm libraries are imported by their own names, as their READMEs show: `import ExcelJS from 'exceljs'`, `import { Document, Packer } from 'docx'`, `import { PDFDocument } from 'pdf-lib'`, `import fontkit from '@pdf-lib/fontkit'`, `import pptxgen from 'pptxgenjs'` (skill `npm-libraries`), with Node's `fs`, `path` and `Buffer` answered inside the tree. Nothing else is there: no `require`, no `fetch`, no host file system, no other npm packages. Your own helpers are imported by relative path with the `.js` extension: `import { clean } from './lib/clean.js';`.\n\nCommon slips:\n- `csv.parse` gives records and `csv.rows` gives arrays — there is no `parseRows`.\n- A module's directory under /std is named without the prefix: `/std/std/index.d.ts` documents `env:std`.\n- When an import fails, the error lists what the module really exports. Read `/std/README.md` and the module's `index.d.ts` rather than guessing twice.\n",
+    ),
+    (
+        "runtime",
+        "What the script runtime has, and what it does not (so you do not try it).",
+        "# The runtime: what is here and what is not\n\nScripts are ES modules run in QuickJS inside the sandbox, not Node and not a browser.\n\n**Here:** Node's `fs` (sync calls and `fs/promises`, on the tree), `path`, `buffer` (`Buffer`), `events`, `stream` and `stream/promises`, `util`, `crypto`, `url`, `timers` and `timers/promises` (also as `node:…`); `process` with an empty `env`; the web's `TextEncoder`/`TextDecoder` (every WHATWG encoding), `URL`, `crypto`, `structuredClone`, `atob`/`btoa`, `AbortController`, `Event`/`EventTarget`, `setTimeout`/`setInterval`/`setImmediate`; the five npm libraries of `imports.md`; the `env:` modules in `/std/README.md`.\n\n**Not here — do not try:**\n- `require` and CommonJS: use `import`.\n- The network: no `fetch`, `XMLHttpRequest`, `WebSocket`, `http`/`https`/`net`; a file is read from the tree, never downloaded.\n- Processes and threads: no `child_process`, `worker_threads` or Web Workers (so fflate's callback and `Async…` forms do not work: use its `*Sync` functions).\n- `os`, `zlib` (use `env:zip`), `Intl`, a DOM (`window`, `document`), `localStorage`.\n- The host's file system and environment variables: paths are tree paths (`/inbox/a.csv`), and `process.env` is empty.\n- Any npm package beyond the five.\n\nWhen something is missing, the error names it; read it instead of trying a variant.\n",
     ),
     (
         "large-documents",

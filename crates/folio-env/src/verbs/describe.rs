@@ -13,6 +13,9 @@ use crate::error::Result;
 /// Tool description of `describe`.
 pub const DESCRIBE_DOC: &str = "Summarise a file or directory as JSON before reading it: kind, size, line count and a preview for text, the leading bytes and the module that opens it for binary formats.";
 
+/// How many of a directory's entries `describe` names.
+const DIR_NAMES: usize = 50;
+
 /// How much of a file over the size cap `describe` reads: its head.
 const HEAD_BYTES: u64 = 64 * 1024;
 
@@ -33,7 +36,21 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
         Some(s) if s.kind == Kind::Dir => {
             let entries = tree.list(&path)?;
             let dirs = entries.iter().filter(|e| e.kind == Kind::Dir).count();
-            json!({"path": path, "kind": "directory", "entries": entries.len(), "files": entries.len() - dirs, "directories": dirs})
+            // The entries by name (a directory with a trailing `/`), at most DIR_NAMES of them,
+            // with the count of the rest and the way to see them.
+            let names: Vec<String> = entries
+                .iter()
+                .take(DIR_NAMES)
+                .map(|e| if e.kind == Kind::Dir { format!("{}/", e.name) } else { e.name.clone() })
+                .collect();
+            let mut out = json!({"path": path, "kind": "directory", "entries": entries.len(), "files": entries.len() - dirs, "directories": dirs, "names": names});
+            if entries.len() > DIR_NAMES {
+                out["names_note"] = json!(format!(
+                    "first {DIR_NAMES} of {} entries named; `ls` with a glob lists the rest",
+                    entries.len()
+                ));
+            }
+            out
         }
         Some(s) if s.size > env.gateway.limits().max_file_bytes => {
             // Past the cap the file is described from its head, never read whole (a 2 GB disk
@@ -101,13 +118,7 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
                 }
                 None => {
                     if binary {
-                        let names: Vec<String> =
-                            env.opts.handlers.iter().map(|h| format!("env:{}", h.module())).collect();
-                        generic["note"] = json!(if names.is_empty() {
-                            "no registered module claims this file".to_owned()
-                        } else {
-                            format!("no registered module claims this file — registered handlers: {}", names.join(", "))
-                        });
+                        generic["note"] = json!(unclaimed_note(env));
                     }
                     generic
                 }
@@ -125,6 +136,39 @@ pub fn describe(env: &Environment, args: DescribeArgs) -> Result<Reply> {
     };
     let text = fit_summary(env, &path, &summary);
     Ok(Reply { text, data: summary })
+}
+
+/// What a binary file no module claims can still be: each module that reads files, once, with
+/// the extensions it reads, and the way forward (a misnamed file gets its extension; anything
+/// else is read as bytes in a script).
+pub(crate) fn unclaimed_note(env: &Environment) -> String {
+    let mut seen: Vec<(String, Vec<String>)> = Vec::new();
+    for h in &env.opts.handlers {
+        let name = format!("env:{}", h.module());
+        let exts = h.extensions();
+        match seen.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, have)) => {
+                for e in exts {
+                    if !have.contains(&e) {
+                        have.push(e);
+                    }
+                }
+            }
+            None => seen.push((name, exts)),
+        }
+    }
+    let read_bytes = "read its bytes in a script with `readBytes(path)` from env:fs";
+    if seen.is_empty() {
+        return format!("no module here reads this format — {read_bytes}");
+    }
+    let listed: Vec<String> = seen
+        .iter()
+        .map(|(n, exts)| if exts.is_empty() { n.clone() } else { format!("{n} ({})", exts.join(" ")) })
+        .collect();
+    format!(
+        "no module here reads this format (neither its name nor its first bytes match one). The modules that read files: {}. If it is one of those formats under another name, `cp` it to a name with that extension and describe the copy; otherwise {read_bytes}",
+        listed.join("; ")
+    )
 }
 
 /// The summary as text within `limits.max_tool_response_bytes`: pretty JSON when it fits, else

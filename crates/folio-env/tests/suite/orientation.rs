@@ -72,7 +72,7 @@ fn std_and_skills_are_generated_and_indexed() {
     assert!(std.contains("| `env:fs` |") && std.contains("`/std/assert/index.d.ts`"), "{std}");
     let skills = read(&env, "/skills/README.md").unwrap();
     assert!(skills.contains("Start with `imports.md`"));
-    for name in ["imports", "large-documents", "messy-data", "producing-files", "scripts"] {
+    for name in ["imports", "runtime", "large-documents", "messy-data", "producing-files", "scripts"] {
         assert!(skills.contains(&format!("/skills/{name}.md")), "{name}");
         assert!(read(&env, &format!("/skills/{name}.md")).is_some(), "{name}");
     }
@@ -81,7 +81,7 @@ fn std_and_skills_are_generated_and_indexed() {
         "WORKING ENVIRONMENT",
         "read_file /skills/README.md",
         "read_file /.env/orientation.md",
-        "env:fs (",
+        "listed in run_script's description",
         "checkpoint",
     ] {
         assert!(pre.contains(want), "{want}");

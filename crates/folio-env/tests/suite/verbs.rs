@@ -307,6 +307,17 @@ fn describe_summarises_text_binary_and_directories() {
     assert_eq!(bin.data["media_type"], "image/png");
     let dir = env.call("describe", json!({"path": "/inbox"}));
     assert_eq!((dir.data["kind"].as_str(), dir.data["files"].as_u64()), (Some("directory"), Some(2)));
+    // A directory names its entries (a subdirectory with its `/`), bounded, with the count.
+    put(&env, "/inbox/sub/x.txt", "x");
+    let dir = env.call("describe", json!({"path": "/inbox"}));
+    assert_eq!(dir.data["names"], json!(["sub/", "a.csv", "p.png"]), "{}", dir.data);
+    assert!(dir.data.get("names_note").is_none());
+    for i in 0..60 {
+        put(&env, &format!("/many/f{i:02}.txt"), "x");
+    }
+    let many = env.call("describe", json!({"path": "/many"}));
+    assert_eq!((many.data["entries"].as_u64(), many.data["names"].as_array().map(Vec::len)), (Some(60), Some(50)));
+    assert!(many.model_text().contains("first 50 of 60 entries named"), "{}", many.model_text());
     assert!(err(&env, "describe", json!({"path": "/inbox/none"})).contains("no such file or directory"));
 }
 

@@ -1,4 +1,5 @@
 mod architecture;
+mod docs_truth;
 mod doctor_cache;
 mod documents;
 mod email;

@@ -63,3 +63,24 @@ fn a_shell_module_comes_after_the_table_and_a_taken_name_is_a_named_bug() {
     let text = err.to_string();
     assert!(text.contains("env:render could not be set up") && text.contains("bug in Folio"), "{text}");
 }
+
+/// A binary file no module claims is answered with each file-reading module once (with the
+/// extensions it reads) and the way forward, not "registered handlers: …, env:render, …,
+/// env:render, …" (issue 28 item 4).
+#[test]
+fn an_unclaimed_binary_names_each_reading_module_once_and_the_way_forward() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("blob.qqq"), [0u8, 1, 2, 3, 0xfe, 0xff, 0, 7]).unwrap();
+    let host = builder(&tmp.path().join("state")).build().unwrap();
+    let env = host.open_folder(&folder, Seams::default()).unwrap();
+    let d = env.call("describe", json!({"path": "/blob.qqq"}));
+    assert_eq!(d.status, Status::Success, "{}", d.message);
+    let note = d.data["note"].as_str().unwrap_or_else(|| panic!("no note: {}", d.data));
+    assert!(!note.contains("registered handlers"), "{note}");
+    for module in ["env:render", "env:spreadsheets", "env:documents"] {
+        assert_eq!(note.matches(&format!("{module} ")).count(), 1, "{module} once in: {note}");
+    }
+    assert!(note.contains(".xlsx") && note.contains("`cp` it") && note.contains("readBytes(path)"), "{note}");
+}

@@ -397,3 +397,43 @@ fn render_and_describe_agree_with_the_kind_table_on_legacy_office_and_rtf() {
     let err = folio_render::describe::describe(&r, "/in/a.wat", b"x").unwrap_err().to_string();
     assert!(err.contains(".doc") && err.contains(".rtf") && err.contains(".webp"), "{err}");
 }
+
+/// view_image shows a workbook as its sheets fit to the page width, not LibreOffice's print
+/// page 1 of N: a 30-column sheet that prints over several pages is one page once fit
+/// (issue 28 item 5).
+#[test]
+fn view_image_shows_a_wide_sheet_fit_to_width_not_print_page_one_of_n() {
+    use folio_env::FileHandler;
+    let r = renderer();
+    if soffice_or_skip(&r).is_none() {
+        return;
+    }
+    let cols: Vec<String> =
+        (0..30u8).map(|i| format!("{}{}", (b'A' + i / 26) as char, (b'A' + i % 26) as char)).collect();
+    let mut data = String::new();
+    for row in 1..=12 {
+        data += &format!("<row r=\"{row}\">");
+        for (c, _) in cols.iter().enumerate() {
+            let name = if c < 26 {
+                format!("{}", (b'A' + c as u8) as char)
+            } else {
+                format!("A{}", (b'A' + (c - 26) as u8) as char)
+            };
+            data += &format!("<c r=\"{name}{row}\"><v>{}</v></c>", 100_000 + row * 1000 + c);
+        }
+        data += "</row>";
+    }
+    let book = xlsx_with(&data);
+    let printed = r.rasterize_bytes("/in/wide.xlsx", &book, &RasterOptions::default()).unwrap();
+    assert!(printed.page_count > 1, "the test needs a sheet that prints over pages: {}", printed.page_count);
+    let fitted = folio_render::sheet_fit::fit_to_width(&book).unwrap();
+    let xml = String::from_utf8_lossy(&fitted);
+    assert!(
+        xml.contains("<sheetPr><pageSetUpPr fitToPage=\"1\"/></sheetPr>") && xml.contains("fitToWidth=\"1\""),
+        "{xml}"
+    );
+    let handler = folio_render::handler::RenderHandler::new(std::sync::Arc::new(r));
+    let path = folio_vfs::VPath::parse("/in/wide.xlsx").unwrap();
+    let page = handler.render_page(&path, &book, 1).unwrap().unwrap();
+    assert_eq!(page.page_count, 1, "fit to width, the sheet is one page (printed: {})", printed.page_count);
+}

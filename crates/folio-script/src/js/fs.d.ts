@@ -1,7 +1,7 @@
 // env:fs — VFS-scoped file I/O. Every function here is ASYNC: always await it.
 // A failure throws an Error whose message starts with "env:fs.<function>: ".
 
-/** The whole file as UTF-8 text. Binary files are refused: use readBytes. */
+/** The whole file as text, decoded from UTF-8, UTF-16 (with a BOM), windows-1252 or latin-1 as its bytes say. Binary files are refused: use readBytes. */
 export function readFile(path: string): Promise<string>;
 /** Same as readFile. */
 export function readText(path: string): Promise<string>;

@@ -204,3 +204,24 @@ export default async function () {
         assert_eq!(got, "True True SHA-512 42");
     }
 }
+
+/// Loading a workbook with exceljs says nothing about timers: its internal timers are not the
+/// script's, so no "timer(s) were still pending … await the work" warning follows the run, and
+/// they do not hold it open (issue 28 item 4; the play saw the warning after every load).
+#[test]
+fn an_exceljs_load_leaves_no_timer_warning_and_ends_promptly() {
+    let src = r#"import ExcelJS from 'exceljs';
+export default async function () {
+  const out = new ExcelJS.Workbook();
+  out.addWorksheet('S').getCell('A1').value = 7;
+  await out.xlsx.writeFile('/tmp/in.xlsx');
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.readFile('/tmp/in.xlsx');
+  return book.getWorksheet('S').getCell('A1').value;
+}"#;
+    let (r, _) = run_tree(&limited(60_000), src);
+    assert_eq!(outcome(&r), "7", "{:?}", r.stderr);
+    let said = format!("{:?} {:?}", r.stdout, r.stderr).to_lowercase();
+    assert!(!said.contains("timer") && !said.contains("pending"), "{said}");
+    assert!(r.duration_ms < 10_000, "a library timer held the run for {} ms", r.duration_ms);
+}

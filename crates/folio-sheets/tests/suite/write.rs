@@ -122,6 +122,28 @@ fn a_styled_workbook_from_a_spec_reads_back_in_openpyxl_with_cached_values() {
     assert_eq!(wb["_chartdata"]["state"], "hidden");
 }
 
+/// `describe` of a workbook shows each sheet's frozen panes and its charts (type, title, series
+/// ranges), so a model without vision can check the chart it made (issue 28, play defect).
+#[test]
+fn describe_of_a_workbook_names_its_charts_and_frozen_panes() {
+    let (tree, out) = run(&[], CREATE);
+    out.unwrap();
+    let bytes = tree.read(&vp("/out/report.xlsx")).unwrap();
+    let d = folio_sheets::handler::describe_bytes("/out/report.xlsx", &bytes).unwrap();
+    let sales = d["sheets"].as_array().unwrap().iter().find(|s| s["name"] == "Sales").unwrap();
+    assert_eq!(sales["freeze"], "A2", "{sales}");
+    let charts = sales["charts"].as_array().unwrap_or_else(|| panic!("no charts in {sales}"));
+    assert_eq!(charts.len(), 2, "{sales}");
+    assert_eq!(charts[0]["type"], "column + line", "{}", charts[0]);
+    assert_eq!(charts[0]["title"], "Units and revenue");
+    assert_eq!(charts[0]["series"][1]["values"], "Sales!$D$2:$D$5", "{}", charts[0]);
+    assert_eq!(charts[0]["series"][0]["categories"], "Sales!$A$2:$A$5", "{}", charts[0]);
+    assert_eq!(charts[1]["type"], "pie", "{}", charts[1]);
+    assert!(charts[1]["series"][0]["values"].as_str().unwrap().starts_with("_chartdata!"), "{}", charts[1]);
+    let notes = d["sheets"].as_array().unwrap().iter().find(|s| s["name"] == "Notes").unwrap();
+    assert!(notes.get("charts").is_none() && notes.get("freeze").is_none(), "{notes}");
+}
+
 fn unzip(bytes: &[u8], part: &str) -> String {
     use std::io::Read;
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
