@@ -92,6 +92,22 @@ impl Shared {
         cmd
     }
 
+    /// `folio verbs FOLDER EXTRA…` with one `run_script` call of `script` on stdin: its reply line.
+    async fn verbs(&self, script: &str, extra: &[&str]) -> String {
+        let args: Vec<&str> = ["verbs", self.f()].into_iter().chain(extra.iter().copied()).collect();
+        let mut cmd = self.command(&args);
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let line = format!("{}\n", serde_json::json!({"verb": "run_script", "args": {"path": script}}));
+        tokio::task::spawn_blocking(move || {
+            use std::io::Write;
+            let mut child = cmd.spawn().unwrap();
+            child.stdin.take().unwrap().write_all(line.as_bytes()).unwrap();
+            said(&child.wait_with_output().unwrap())
+        })
+        .await
+        .unwrap()
+    }
+
     /// Runs `folio ARGS…` off the async runtime.
     async fn folio(&self, args: &[&str]) -> Output {
         let mut cmd = self.command(args);
@@ -189,6 +205,15 @@ async fn settings_saved_in_the_app_govern_folio_run_and_each_flag_overrides_its_
         check(name, &args, &shared.folio(&args).await, &stored);
         let args: Vec<&str> = ["run", shared.f(), script].into_iter().chain(flag.iter().copied()).collect();
         check(name, &args, &shared.folio(&args).await, &flagged);
+        // `folio verbs` opens the folder the same way: the saved value, then the flag, each
+        // shows in the run_script reply (a failed verb is a line with its status, not an exit code).
+        for (extra, expect) in [(&[][..], &stored), (flag, &flagged)] {
+            let reply = shared.verbs(script, extra).await;
+            let needle = match expect {
+                Expect::Ok(n) | Expect::Fails(n) => *n,
+            };
+            assert!(reply.contains(needle), "{name}: `folio verbs` {extra:?} should say {needle}: {reply}");
+        }
     }
 }
 
