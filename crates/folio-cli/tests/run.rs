@@ -156,9 +156,10 @@ fn long_work_shows_progress_and_the_run_budget_is_the_option_that_bounds_it() {
     assert_eq!(out.trim(), "30");
     assert!(err.contains("progress: /deck.pdf: 0/30 pages"), "{err}");
     assert!(err.contains("progress: /deck.pdf: 30/30 pages\n"), "{err}");
-    // The job measured this host's rate into the state directory.
+    // The job measured this host's rate into the state directory: the one-page probe a fresh
+    // state directory times before its first estimate, then the job itself.
     let rates: Value = serde_json::from_slice(&std::fs::read(state.join("rates.json")).unwrap()).unwrap();
-    assert_eq!(rates["rates"]["pdf-page"]["samples"], 1, "{rates}");
+    assert_eq!(rates["rates"]["pdf-page"]["samples"], 2, "{rates}");
 
     // The run budget is the option: a script past it is stopped and told which option raises it.
     let started = std::time::Instant::now();

@@ -308,8 +308,11 @@ fn sales_export(rng: &mut Seeded) -> (Vec<u8>, Value) {
 const DEPARTMENTS: [&str; 6] = ["Sales", "Marketing", "Operations", "Finance", "IT", "People"];
 
 fn budget_workbook(rng: &mut Seeded) -> Result<(Vec<u8>, Value), EvalError> {
-    use rust_xlsxwriter::{Format, Formula, Workbook};
+    use rust_xlsxwriter::{DocProperties, ExcelDateTime, Format, Formula, Workbook};
     let mut book = Workbook::new();
+    // A fixed creation time: the writer would stamp the current one, and one seed must give one file.
+    let created = ExcelDateTime::from_ymd(2025, 6, 1).map_err(EvalError::xlsx)?;
+    book.set_properties(&DocProperties::new().set_creation_datetime(&created));
     let sheet = book.add_worksheet();
     sheet.set_name("Budget").map_err(EvalError::xlsx)?;
     let bold = Format::new().set_bold();
@@ -462,7 +465,8 @@ fn contract_draft(rng: &mut Seeded) -> Result<(Vec<u8>, Value), EvalError> {
     let mut buf = std::io::Cursor::new(Vec::new());
     {
         let mut zip = zip::ZipWriter::new(&mut buf);
-        let options = zip::write::SimpleFileOptions::default();
+        // A fixed modification time for the same reason.
+        let options = zip::write::SimpleFileOptions::default().last_modified_time(zip::DateTime::default());
         for (name, text) in parts {
             zip.start_file(name, options).map_err(|e| EvalError::Corpus(format!("docx: {e}")))?;
             zip.write_all(text.as_bytes()).map_err(|e| EvalError::Corpus(format!("docx: {e}")))?;
@@ -478,6 +482,8 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_bytes_and_another_seed_other_facts() {
         let a = super::generate(7).unwrap();
+        // Past a second boundary, so a timestamp written by a writer would show.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
         let b = super::generate(7).unwrap();
         let c = super::generate(8).unwrap();
         for ((pa, ba), (pb, bb)) in a.files.iter().zip(&b.files) {

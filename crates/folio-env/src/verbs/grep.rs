@@ -26,7 +26,7 @@ pub const DEFAULT_MATCHES: usize = 100;
 pub const MAX_MATCHES: usize = 10_000;
 
 /// Tool description of `grep`.
-pub const GREP_DOC: &str = "Search file contents with a JavaScript regular expression. Scope it with `path` (a file or directory) and `glob` (e.g. /scripts/**/*.js); `context` adds lines around each match; results stop at `max_matches` (default 100, at most 10,000) and the reply says how many matched in all — matches past what one reply holds are written to a /tmp/grep-*.txt file the reply names. `documents: true` also searches the text inside documents a module can read (PDF, DOCX, XLSX, PPTX…), naming the page, sheet or slide of each match. `ocr: true` also searches scanned pages (images, PDF pages with no text layer) through env:ocr's recognition — seconds a page, estimated up front and refused when the run budget cannot fit it; a scan recognised once is searched instantly after (scans are searched one file at a time). Text in UTF-16, cp1252 or latin-1 and CR-only line endings is read as text. /.env/history.jsonl holds the run log.";
+pub const GREP_DOC: &str = "Search file contents with a JavaScript regular expression. Scope it with `path` (a file or directory) and `glob` (e.g. /scripts/**/*.js); `context` adds lines around each match; results stop at `max_matches` (default 100, at most 10,000) and the reply says how many matched in all — matches past what one reply holds are written to a /tmp/grep-*.txt file the reply names. `documents: true` also searches the text inside documents a module can read (PDF, DOCX, XLSX, PPTX…), naming the page, sheet or slide of each match. `ocr: true` also searches scanned pages (images, PDF pages with no text layer) through text recognition where tesseract is installed (refused, naming the install, where it is not) — seconds a page, estimated up front and refused when the run budget cannot fit it; a scan recognised once is searched instantly after (scans are searched one file at a time). Text in UTF-16, cp1252 or latin-1 and CR-only line endings is read as text. /.env/history.jsonl holds the run log.";
 
 /// Arguments of `grep`.
 #[derive(Deserialize, JsonSchema)]
@@ -45,8 +45,8 @@ pub struct GrepArgs {
     /// Also search the text inside documents (PDF, DOCX, XLSX, PPTX…) that a registered module
     /// can read; matches name the page, sheet or slide (default false).
     pub documents: Option<bool>,
-    /// Also search scanned pages (images, PDF pages with no text layer) through env:ocr's text
-    /// recognition; matches name the page and say OCR (default false; seconds a page the first
+    /// Also search scanned pages (images, PDF pages with no text layer) through text recognition
+    /// (tesseract); matches name the page and say OCR (default false; seconds a page the first
     /// time, instant after).
     pub ocr: Option<bool>,
 }
@@ -113,6 +113,12 @@ pub fn grep(env: &Environment, args: GrepArgs) -> Result<Reply> {
     let cap = env.gateway.limits().max_file_bytes;
     let mut unreadable: Vec<String> = Vec::new();
     let ocr = if args.ocr.unwrap_or(false) {
+        // Asked for recognition where no module recognises: said, not searched as if nothing matched.
+        if !env.opts.handlers.iter().any(|h| h.module() == "ocr") {
+            return Err(EnvError::refused(
+                "grep with ocr: true needs text recognition, and tesseract is not installed here — install it (apt install tesseract-ocr; brew install tesseract; winget install UB-Mannheim.TesseractOCR) and open the folder again, or search without ocr",
+            ));
+        }
         let mut failed = std::collections::HashSet::new();
         Some((ocr_budget(env, &files, cap, &mut unreadable, &mut failed)?, failed))
     } else {

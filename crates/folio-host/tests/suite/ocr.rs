@@ -40,6 +40,14 @@ fn without_tesseract_env_ocr_is_absent_and_its_doctor_row_names_the_install_line
         assert!(row.fix.contains("brew install tesseract") && row.fix.contains("winget"), "{}", row.fix);
         assert!(row.detail.contains("env:ocr is not offered"), "{}", row.detail);
         assert!(skill(&host, &folder).is_none(), "the skill is written without its module");
+        // grep's ocr option is refused naming the install, not run as if no scan matched.
+        let env = host.open_folder(&folder, Seams::default()).unwrap();
+        let g = env.call("grep", json!({"pattern": "x", "ocr": true}));
+        assert!(
+            g.status != folio_env::Status::Success && g.message.contains("tesseract is not installed"),
+            "{}",
+            g.message
+        );
     }
 }
 
