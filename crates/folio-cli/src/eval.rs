@@ -95,12 +95,17 @@ pub(crate) struct JudgeArgs {
     judge_price: Option<String>,
 }
 
-fn open_judge(args: &JudgeArgs) -> Result<Option<runner::Judge>> {
+/// The judge, with the scratch state directory it was opened in (removed when dropped).
+fn open_judge(args: &JudgeArgs) -> Result<Option<(tempfile::TempDir, runner::Judge)>> {
     let Some(raw) = &args.judge else { return Ok(None) };
     let model = parse_model(raw, args.judge_base_url.as_ref())?;
-    let state = std::env::temp_dir().join(format!("folio-eval-judge-{}", std::process::id()));
+    let state = tempfile::Builder::new()
+        .prefix("folio-eval-judge-")
+        .tempdir()
+        .map_err(|e| anyhow!("the judge's scratch state directory could not be made in the temp directory: {e}"))?;
     let price = args.judge_price.as_deref().map(parse_price).transpose()?;
-    Ok(Some(runner::Judge::open(&model, state, price)?))
+    let judge = runner::Judge::open(&model, state.path().to_path_buf(), price)?;
+    Ok(Some((state, judge)))
 }
 
 #[derive(Debug, clap::Args)]
@@ -160,7 +165,7 @@ fn stop_on_ctrl_c(token: CancellationToken) {
         if let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() {
             rt.block_on(async {
                 if tokio::signal::ctrl_c().await.is_ok() {
-                    eprintln!("folio eval: stopping after the current run (Ctrl-C again ends it now)");
+                    eprintln!("folio eval: stopping — the current run is cancelled and no further run starts; the report covers the runs so far");
                     token.cancel();
                 }
             });
@@ -196,7 +201,7 @@ pub(crate) fn run(command: EvalCommand) -> Result<ExitCode> {
         }
         EvalCommand::Run(args) => run_models(args),
         EvalCommand::Judgecheck { judge: args, seed } => {
-            let Some(judge) = open_judge(&args)? else {
+            let Some((_state, judge)) = open_judge(&args)? else {
                 bail!("name the judge: --judge PROVIDER:MODEL (its key as for `folio ask`)");
             };
             let mut wrong = 0;
